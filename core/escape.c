@@ -1,0 +1,240 @@
+/*
+ * escape.c - string literals: decoding escapes, and writing a string body
+ * again with the wire rendering's escapes (§4) or RFC 8785's (§5).
+ *
+ * The parser has already validated every escape and every UTF-8 sequence,
+ * so these loops only decode.  A string without escapes is copied as it is:
+ * its raw bytes cannot hold anything either rendering escapes.  Runs between
+ * backslashes are copied with memchr/memcpy, so each string costs one pass.
+ */
+#include "wj_internal.h"
+#include "unicode.h"
+
+static const char hex_digits[] = "0123456789abcdef";
+
+static uint32_t hex_value(const char *s)
+{
+    uint32_t v = 0;
+    int k;
+    for (k = 0; k < 4; k++) {
+        char c = s[k];
+        v <<= 4;
+        if (c <= '9')
+            v |= (uint32_t)(c - '0');
+        else
+            v |= (uint32_t)((c | 0x20) - 'a' + 10);
+    }
+    return v;
+}
+
+/* Decodes the escape at raw[0] == '\\' into a code point (a lone surrogate
+ * stays a surrogate) and returns its length in bytes. */
+static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
+{
+    uint32_t hi, lo;
+    switch (raw[1]) {
+    case 'b': *cp = '\b'; return 2;
+    case 'f': *cp = '\f'; return 2;
+    case 'n': *cp = '\n'; return 2;
+    case 'r': *cp = '\r'; return 2;
+    case 't': *cp = '\t'; return 2;
+    case 'u': break;
+    default: *cp = (unsigned char)raw[1]; return 2; /* " \ / */
+    }
+    hi = hex_value(raw + 2);
+    if (hi >= 0xD800 && hi <= 0xDBFF && avail >= 12 && raw[6] == '\\' &&
+        raw[7] == 'u') {
+        lo = hex_value(raw + 8);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            *cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+            return 12;
+        }
+    }
+    *cp = hi;
+    return 6;
+}
+
+/* Writes cp as UTF-8 (a lone surrogate in its generalized 3-byte form). */
+static size_t put_utf8(char *out, uint32_t cp)
+{
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | cp >> 12);
+        out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | cp >> 18);
+    out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+    out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The code point of the well-formed UTF-8 sequence at s, and its length. */
+static uint32_t get_utf8(const unsigned char *s, size_t *n)
+{
+    if (s[0] < 0x80) {
+        *n = 1;
+        return s[0];
+    }
+    if (s[0] < 0xE0) {
+        *n = 2;
+        return (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu);
+    }
+    if (s[0] < 0xF0) {
+        *n = 3;
+        return (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
+               (s[2] & 0x3Fu);
+    }
+    *n = 4;
+    return (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+           (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
+}
+
+size_t wj_string_decode(const char *raw, size_t raw_len, char *out)
+{
+    size_t i = 0, o = 0;
+    while (i < raw_len) {
+        const char *bs = memchr(raw + i, '\\', raw_len - i);
+        size_t run = bs ? (size_t)(bs - raw) - i : raw_len - i;
+        uint32_t cp;
+        memcpy(out + o, raw + i, run);
+        o += run;
+        i += run;
+        if (i == raw_len)
+            break;
+        i += decode_escape(raw + i, raw_len - i, &cp);
+        o += put_utf8(out + o, cp);
+    }
+    return o;
+}
+
+/* Writes \uxxxx with lowercase hex. */
+static void put_u_escape(wj_buf *buf, uint32_t unit)
+{
+    char *o = buf->ptr + buf->len;
+    o[0] = '\\';
+    o[1] = 'u';
+    o[2] = hex_digits[unit >> 12 & 0xF];
+    o[3] = hex_digits[unit >> 8 & 0xF];
+    o[4] = hex_digits[unit >> 4 & 0xF];
+    o[5] = hex_digits[unit & 0xF];
+    buf->len += 6;
+}
+
+/* Writes cp as \u escapes (a surrogate pair above U+FFFF). */
+static void put_cp_escape(wj_buf *buf, uint32_t cp)
+{
+    if (cp >= 0x10000) {
+        put_u_escape(buf, 0xD800 + ((cp - 0x10000) >> 10));
+        put_u_escape(buf, 0xDC00 + ((cp - 0x10000) & 0x3FF));
+    } else {
+        put_u_escape(buf, cp);
+    }
+}
+
+/* The escape a rendering must write for cp, if any: 1 when written. */
+static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
+{
+    char c;
+    switch (cp) {
+    case '"': c = '"'; break;
+    case '\\': c = '\\'; break;
+    case '\n': c = 'n'; break;
+    case '\r': c = 'r'; break;
+    case '\t': c = 't'; break;
+    case '\b': c = canonical ? 'b' : 0; break;
+    case '\f': c = canonical ? 'f' : 0; break;
+    default: c = 0; break;
+    }
+    if (c) {
+        buf->ptr[buf->len++] = '\\';
+        buf->ptr[buf->len++] = c;
+        return 1;
+    }
+    if (cp < 0x20 || (cp >= 0xD800 && cp <= 0xDFFF)) {
+        put_u_escape(buf, cp);
+        return 1;
+    }
+    return 0;
+}
+
+void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
+                          int escaped)
+{
+    size_t i = 0;
+    int after_escape = 0; /* the last thing written was an escape */
+
+    wj_buf_putc(buf, '"');
+    if (!escaped) {
+        wj_buf_put(buf, raw, raw_len);
+        wj_buf_putc(buf, '"');
+        return;
+    }
+    while (i < raw_len) {
+        const char *bs = memchr(raw + i, '\\', raw_len - i);
+        size_t stop = bs ? (size_t)(bs - raw) : raw_len;
+        uint32_t cp;
+        /* Combining marks right after an escape are escaped too. */
+        while (after_escape && i < stop) {
+            size_t n;
+            cp = get_utf8((const unsigned char *)raw + i, &n);
+            if (!wj_is_combining(cp))
+                break;
+            put_cp_escape(buf, cp);
+            i += n;
+        }
+        if (i < stop) {
+            wj_buf_put(buf, raw + i, stop - i);
+            after_escape = 0;
+            i = stop;
+        }
+        if (i == raw_len)
+            break;
+        i += decode_escape(raw + i, raw_len - i, &cp);
+        if (put_mandatory_escape(buf, cp, 0)) {
+            after_escape = 1;
+        } else if (after_escape && wj_is_combining(cp)) {
+            put_cp_escape(buf, cp);
+        } else {
+            buf->len += put_utf8(buf->ptr + buf->len, cp);
+            after_escape = 0;
+        }
+    }
+    wj_buf_putc(buf, '"');
+}
+
+void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
+                               int escaped)
+{
+    size_t i = 0;
+
+    wj_buf_putc(buf, '"');
+    if (!escaped) {
+        wj_buf_put(buf, raw, raw_len);
+        wj_buf_putc(buf, '"');
+        return;
+    }
+    while (i < raw_len) {
+        const char *bs = memchr(raw + i, '\\', raw_len - i);
+        size_t stop = bs ? (size_t)(bs - raw) : raw_len;
+        uint32_t cp;
+        wj_buf_put(buf, raw + i, stop - i);
+        i = stop;
+        if (i == raw_len)
+            break;
+        i += decode_escape(raw + i, raw_len - i, &cp);
+        if (!put_mandatory_escape(buf, cp, 1))
+            buf->len += put_utf8(buf->ptr + buf->len, cp);
+    }
+    wj_buf_putc(buf, '"');
+}

@@ -1,0 +1,373 @@
+/*
+ * render.c - one iterative walk over the tree that writes the wire (§4) or
+ * the canonical (§5) rendering.
+ *
+ * Containers are entered on an explicit stack of frames, so nesting costs
+ * no C-stack recursion.  An object's member order comes from the parser's
+ * sorted order; only a JSON Schema property map (wire), an object whose
+ * names sort differently in UTF-16 (canonical) and a filtered message
+ * (canonical) build an order of their own, on a scratch stack that is
+ * popped when the object closes.
+ */
+#include "wj_internal.h"
+#include "number.h"
+
+/* How the wire rendering reads an object: §4's schema rules. */
+typedef enum mode {
+    MODE_SCHEMA,  /* members are keywords; `properties` is a property map */
+    MODE_PROPMAP, /* property names, in `required` order; values schemas */
+    MODE_NAMEMAP, /* $defs and kin: sorted names; values schemas */
+    MODE_DATA     /* sorted everywhere, no rule */
+} mode;
+
+typedef struct frame {
+    uint32_t node;    /* the container */
+    uint32_t done;    /* elements or members written */
+    uint32_t total;   /* elements or members to write */
+    uint32_t child;   /* arrays: the next element's node */
+    uint32_t list;    /* objects: where their member order starts */
+    uint32_t mark;    /* scratch size to restore on close */
+    uint8_t own_list; /* objects: list is in scratch, not doc->order */
+    uint8_t mode;
+} frame;
+
+typedef struct render {
+    const wj_doc *doc;
+    const wj_render_opts *opts;
+    wj_buf *buf;
+    wj_error *err;
+    frame *frames;
+    uint32_t depth;
+    uint32_t cap_frames;
+    uint32_t *scratch; /* member orders built here, LIFO */
+    uint32_t n_scratch;
+    uint32_t cap_scratch;
+    char *name;        /* a decoded `required` entry */
+    size_t cap_name;
+} render;
+
+static int span_is(wj_span s, const char *word)
+{
+    size_t n = strlen(word);
+    return s.len == n && memcmp(s.ptr, word, n) == 0;
+}
+
+static int span_in(wj_span s, const wj_name *names, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (names[k].ptr && s.len == names[k].len &&
+            memcmp(s.ptr, names[k].ptr, s.len) == 0)
+            return 1;
+    return 0;
+}
+
+/* Reserves n more scratch entries; returns their offset or UINT32_MAX. */
+static uint32_t scratch_push(render *r, uint32_t n)
+{
+    uint32_t at = r->n_scratch;
+    if (r->cap_scratch - at < n) {
+        uint32_t cap = r->cap_scratch ? r->cap_scratch : 64;
+        uint32_t *p;
+        while (cap - at < n) {
+            if (cap > UINT32_MAX / 2)
+                return UINT32_MAX;
+            cap *= 2;
+        }
+        p = wj_realloc(r->doc->alloc, r->scratch, (size_t)cap * sizeof *p);
+        if (!p)
+            return UINT32_MAX;
+        r->scratch = p;
+        r->cap_scratch = cap;
+    }
+    r->n_scratch += n;
+    return at;
+}
+
+static wj_code nomem(render *r)
+{
+    return wj_fail_nomem(r->err);
+}
+
+/* The decoded text of a string node that is not a member name. */
+static int string_value(render *r, uint32_t node, wj_span *out)
+{
+    const wj_node *n = &r->doc->nodes[node];
+    const char *raw = r->doc->json + n->start + 1;
+    size_t raw_len = n->end - n->start - 2;
+    if (!(n->flags & WJ_STR_ESCAPED)) {
+        out->ptr = raw;
+        out->len = raw_len;
+        return 0;
+    }
+    if (raw_len > r->cap_name) {
+        char *p = wj_realloc(r->doc->alloc, r->name, raw_len);
+        if (!p)
+            return -1;
+        r->name = p;
+        r->cap_name = raw_len;
+    }
+    out->ptr = r->name;
+    out->len = wj_string_decode(raw, raw_len, r->name);
+    return 0;
+}
+
+/*
+ * Orders the property map `map` by its sibling `required` (§4): the names
+ * it lists, once each and only those present, then the rest as sorted.
+ */
+static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
+                                  frame *f)
+{
+    const wj_doc *doc = r->doc;
+    uint32_t count = doc->nodes[map].count, n = 0, k, e, left;
+    const uint32_t *sorted = wj_doc_members(doc, map);
+    uint32_t list, seen;
+
+    if (!required || doc->nodes[required].type != WJ_ARRAY || count == 0)
+        return WJ_OK;
+    list = scratch_push(r, 2 * count);
+    if (list == UINT32_MAX)
+        return nomem(r);
+    seen = list + count;
+    memset(r->scratch + seen, 0, count * sizeof(uint32_t));
+    e = required + 1;
+    for (left = doc->nodes[required].count; left > 0; left--) {
+        if (doc->nodes[e].type == WJ_STRING) {
+            wj_span name;
+            uint32_t pos;
+            if (string_value(r, e, &name) != 0)
+                return nomem(r);
+            pos = wj_doc_find(doc, map, name.ptr, name.len);
+            if (pos != UINT32_MAX && !r->scratch[seen + pos]) {
+                r->scratch[seen + pos] = 1;
+                r->scratch[list + n++] = sorted[pos];
+            }
+        }
+        e = doc->nodes[e].next;
+    }
+    for (k = 0; k < count; k++)
+        if (!r->scratch[seen + k])
+            r->scratch[list + n++] = sorted[k];
+    f->list = list;
+    f->own_list = 1;
+    return WJ_OK;
+}
+
+/* RFC 8785 order for an object whose names sort differently in UTF-16, and
+ * the message filter (§6) for the root of a message digest. */
+static wj_code order_canonical(render *r, uint32_t obj, int is_root, frame *f)
+{
+    const wj_doc *doc = r->doc;
+    const wj_render_opts *o = r->opts;
+    int filter = is_root && o->message;
+    uint32_t count = doc->nodes[obj].count, n = 0, k, list;
+    const uint32_t *sorted = wj_doc_members(doc, obj);
+
+    if (!filter && !(doc->nodes[obj].flags & WJ_OBJ_UTF16))
+        return WJ_OK;
+    list = scratch_push(r, 2 * count);
+    if (list == UINT32_MAX)
+        return nomem(r);
+    for (k = 0; k < count; k++) {
+        uint32_t name = sorted[k];
+        if (filter) {
+            wj_span s = wj_doc_name(doc, name);
+            if (doc->nodes[name + 1].type == WJ_NULL || span_is(s, "extra") ||
+                span_in(s, o->skip, o->n_skip))
+                continue;
+        }
+        r->scratch[list + n++] = name;
+    }
+    if (doc->nodes[obj].flags & WJ_OBJ_UTF16)
+        wj_sort_names(doc, r->scratch + list, n, r->scratch + list + count,
+                      wj_compare_utf16);
+    f->list = list;
+    f->total = n;
+    f->own_list = 1;
+    return WJ_OK;
+}
+
+static wj_code push_frame(render *r, uint32_t node, mode m, frame **out)
+{
+    frame *f;
+    if (r->depth == r->cap_frames) {
+        uint32_t cap = r->cap_frames ? r->cap_frames * 2 : 32;
+        frame *p = wj_realloc(r->doc->alloc, r->frames, cap * sizeof *p);
+        if (!p)
+            return nomem(r);
+        r->frames = p;
+        r->cap_frames = cap;
+    }
+    f = &r->frames[r->depth++];
+    f->node = node;
+    f->done = 0;
+    f->total = r->doc->nodes[node].count;
+    f->child = node + 1;
+    f->list = r->doc->nodes[node].aux;
+    f->mark = r->n_scratch;
+    f->own_list = 0;
+    f->mode = (uint8_t)m;
+    *out = f;
+    return WJ_OK;
+}
+
+static wj_code write_string(render *r, uint32_t node)
+{
+    const wj_node *n = &r->doc->nodes[node];
+    size_t raw_len = n->end - n->start - 2;
+    const char *raw = r->doc->json + n->start + 1;
+    if (wj_buf_reserve(r->buf, WJ_ESCAPE_GROWTH * raw_len + 2) != 0)
+        return nomem(r);
+    if (r->opts->style == WJ_STYLE_CANONICAL)
+        wj_write_canonical_string(r->buf, raw, raw_len,
+                                  n->flags & WJ_STR_ESCAPED);
+    else
+        wj_write_wire_string(r->buf, raw, raw_len, n->flags & WJ_STR_ESCAPED);
+    return WJ_OK;
+}
+
+static wj_code write_scalar(render *r, uint32_t node)
+{
+    const wj_node *n = &r->doc->nodes[node];
+    const char *lexeme = r->doc->json + n->start;
+    size_t len = n->end - n->start;
+
+    if (n->type == WJ_STRING)
+        return write_string(r, node);
+    if (n->type == WJ_NUMBER && r->opts->style == WJ_STYLE_CANONICAL) {
+        if (wj_buf_reserve(r->buf, WJ_NUMBER_MAX_CHARS) != 0)
+            return nomem(r);
+        len = wj_number_canonical(lexeme, len, r->buf->ptr + r->buf->len);
+        if (!len)
+            return wj_fail(r->err, WJ_ERR_RANGE, n->start,
+                           "rounds to infinity");
+        r->buf->len += len;
+        return WJ_OK;
+    }
+    if (wj_buf_reserve(r->buf, len) != 0)
+        return nomem(r);
+    wj_buf_put(r->buf, lexeme, len);
+    return WJ_OK;
+}
+
+/*
+ * Writes node: a scalar at once, a container's opening bracket and a frame.
+ * parent is the object holding node as a member (for `required`), or 0.
+ */
+static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
+{
+    const wj_doc *doc = r->doc;
+    wj_type type = (wj_type)doc->nodes[node].type;
+    frame *f;
+    wj_code rc;
+
+    if (type != WJ_ARRAY && type != WJ_OBJECT)
+        return write_scalar(r, node);
+    if (wj_buf_reserve(r->buf, 2) != 0)
+        return nomem(r);
+    wj_buf_putc(r->buf, type == WJ_ARRAY ? '[' : '{');
+    rc = push_frame(r, node, m, &f);
+    if (rc != WJ_OK || type == WJ_ARRAY)
+        return rc;
+    if (r->opts->style == WJ_STYLE_CANONICAL)
+        return order_canonical(r, node, r->depth == 1, f);
+    if (m == MODE_PROPMAP) {
+        uint32_t pos = wj_doc_find(doc, parent, "required", 8);
+        uint32_t required =
+            pos == UINT32_MAX ? 0 : wj_doc_members(doc, parent)[pos] + 1;
+        return order_property_map(r, node, required, f);
+    }
+    return WJ_OK;
+}
+
+/* The mode of the value of member `name` (node name_node) in an object read
+ * in mode m (§4: names are not keywords; data is never schema). */
+static mode member_mode(const render *r, mode m, uint32_t name_node,
+                        int in_root)
+{
+    const wj_doc *doc = r->doc;
+    wj_span name;
+    int is_object = doc->nodes[name_node + 1].type == WJ_OBJECT;
+
+    if (m == MODE_DATA)
+        return MODE_DATA;
+    if (m != MODE_SCHEMA)
+        return MODE_SCHEMA;
+    name = wj_doc_name(doc, name_node);
+    if (in_root &&
+        span_in(name, r->opts->data_members, r->opts->n_data_members))
+        return MODE_DATA;
+    if (is_object && span_is(name, "properties"))
+        return MODE_PROPMAP;
+    if (span_is(name, "const") || span_is(name, "default") ||
+        span_is(name, "enum") || span_is(name, "examples"))
+        return MODE_DATA;
+    if (is_object &&
+        (span_is(name, "$defs") || span_is(name, "definitions") ||
+         span_is(name, "patternProperties") ||
+         span_is(name, "dependentSchemas")))
+        return MODE_NAMEMAP;
+    return MODE_SCHEMA;
+}
+
+static wj_code walk(render *r, uint32_t root)
+{
+    const wj_doc *doc = r->doc;
+    mode root_mode =
+        r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
+    wj_code rc = open_value(r, root, root_mode, 0);
+
+    while (rc == WJ_OK && r->depth > 0) {
+        frame *f = &r->frames[r->depth - 1];
+        int is_array = doc->nodes[f->node].type == WJ_ARRAY;
+        uint32_t name, value;
+
+        if (wj_buf_reserve(r->buf, 2) != 0)
+            return nomem(r);
+        if (f->done == f->total) {
+            wj_buf_putc(r->buf, is_array ? ']' : '}');
+            r->n_scratch = f->mark;
+            r->depth--;
+            continue;
+        }
+        if (f->done++)
+            wj_buf_putc(r->buf, ',');
+        if (is_array) {
+            value = f->child;
+            f->child = doc->nodes[value].next;
+            rc = open_value(r, value, (mode)f->mode, 0);
+            continue;
+        }
+        name = f->own_list ? r->scratch[f->list + f->done - 1]
+                           : doc->order[f->list + f->done - 1];
+        rc = write_string(r, name);
+        if (rc != WJ_OK)
+            break;
+        if (wj_buf_reserve(r->buf, 1) != 0)
+            return nomem(r);
+        wj_buf_putc(r->buf, ':');
+        rc = open_value(r, name + 1,
+                        member_mode(r, (mode)f->mode, name, r->depth == 1),
+                        f->node);
+    }
+    return rc;
+}
+
+wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
+                  wj_buf *buf, wj_error *err)
+{
+    render r;
+    wj_code rc;
+
+    memset(&r, 0, sizeof r);
+    r.doc = doc;
+    r.opts = opts;
+    r.buf = buf;
+    r.err = err;
+    rc = walk(&r, node);
+    wj_free(doc->alloc, r.frames);
+    wj_free(doc->alloc, r.scratch);
+    wj_free(doc->alloc, r.name);
+    return rc;
+}

@@ -1,0 +1,208 @@
+/*
+ * wj_internal.h - the parsed tree and the pieces the renderers share.
+ *
+ * Internal to libwirejson (the unit tests may include it).  Data flows
+ *   bytes --wj_doc_parse--> wj_doc (flat node array pointing into the bytes)
+ *         --wj_render-->    bytes (wire or canonical) --> SHA-256 for digests.
+ */
+#ifndef WJ_INTERNAL_H
+#define WJ_INTERNAL_H
+
+#include "wirejson.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------- allocation */
+
+void *wj_malloc(const wj_alloc *alloc, size_t size);
+void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
+
+/* A growable byte buffer.  Writers reserve first, then write unchecked. */
+typedef struct wj_buf {
+    char *ptr;
+    size_t len;
+    size_t cap;
+    const wj_alloc *alloc;
+} wj_buf;
+
+/* Makes room for `extra` more bytes; 0 on success, -1 when out of memory. */
+int wj_buf_grow(wj_buf *buf, size_t extra);
+
+static inline int wj_buf_reserve(wj_buf *buf, size_t extra)
+{
+    return extra <= buf->cap - buf->len ? 0 : wj_buf_grow(buf, extra);
+}
+
+static inline void wj_buf_put(wj_buf *buf, const void *bytes, size_t n)
+{
+    if (n)
+        memcpy(buf->ptr + buf->len, bytes, n);
+    buf->len += n;
+}
+
+static inline void wj_buf_putc(wj_buf *buf, char c)
+{
+    buf->ptr[buf->len++] = c;
+}
+
+/* Hands the buffer over as a NUL-terminated result; WJ_ERR_NOMEM if the NUL
+ * does not fit (the buffer is then released). */
+wj_code wj_buf_finish(wj_buf *buf, char **out, size_t *out_len, wj_error *err);
+
+/* ------------------------------------------------------------------ tree */
+
+typedef enum wj_type {
+    WJ_NULL,
+    WJ_FALSE,
+    WJ_TRUE,
+    WJ_NUMBER,
+    WJ_STRING,
+    WJ_ARRAY,
+    WJ_OBJECT
+} wj_type;
+
+/* String flags. */
+#define WJ_STR_ESCAPED 0x01 /* holds a backslash escape */
+#define WJ_STR_UTF16   0x02 /* holds U+E000 or above, or a lone surrogate:
+                               its UTF-16 order may differ from byte order */
+/* Object flags. */
+#define WJ_OBJ_UTF16   0x02 /* a member name has WJ_STR_UTF16 */
+
+/*
+ * One value.  Nodes are stored in document order; a container's children
+ * follow it, an object's as name, value, name, value...
+ */
+typedef struct wj_node {
+    uint32_t start; /* offset of the first byte (a string's opening quote) */
+    uint32_t end;   /* offset one past the last byte */
+    uint32_t next;  /* index of the first node after this subtree */
+    uint32_t count; /* array: elements; object: members;
+                       escaped member name: decoded length */
+    uint32_t aux;   /* object: first entry in wj_doc.order;
+                       escaped member name: offset in wj_doc.names */
+    uint8_t type;   /* wj_type */
+    uint8_t flags;  /* WJ_STR_* or WJ_OBJ_* */
+} wj_node;
+
+typedef struct wj_doc {
+    const char *json;
+    size_t len;
+    wj_node *nodes;
+    uint32_t n_nodes;
+    uint32_t *order;  /* per object, its name nodes sorted by decoded bytes */
+    char *names;      /* decoded member names that held escapes */
+    const wj_alloc *alloc;
+} wj_doc;
+
+/* Parse options. */
+#define WJ_PARSE_ALLOW_DUPLICATES 0x01 /* no duplicate check, no order */
+
+/* Parses json into doc (which the caller releases with wj_doc_release). */
+wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
+                     const wj_alloc *alloc, wj_error *err);
+void wj_doc_release(wj_doc *doc);
+
+/* A member name's decoded bytes. */
+typedef struct wj_span {
+    const char *ptr;
+    size_t len;
+} wj_span;
+
+static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name_node)
+{
+    const wj_node *n = &doc->nodes[name_node];
+    wj_span s;
+    if (n->flags & WJ_STR_ESCAPED) {
+        s.ptr = doc->names + n->aux;
+        s.len = n->count;
+    } else {
+        s.ptr = doc->json + n->start + 1;
+        s.len = n->end - n->start - 2;
+    }
+    return s;
+}
+
+/* The sorted name nodes of an object node. */
+static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
+{
+    return doc->order + doc->nodes[obj].aux;
+}
+
+/* Finds the member called name in obj; returns its position in
+ * wj_doc_members(doc, obj), or UINT32_MAX when there is none. */
+uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
+                     size_t name_len);
+
+/* ---------------------------------------------------------------- strings */
+
+/*
+ * Decodes the body of a string literal (between its quotes; escapes already
+ * validated) into out, which has room for raw_len bytes.  Lone surrogates
+ * become their 3-byte generalized UTF-8 form, so that decoded names compare
+ * by code point with memcmp.  Returns the decoded length.
+ */
+size_t wj_string_decode(const char *raw, size_t raw_len, char *out);
+
+/* Worst-case growth of a string body when re-escaped by either writer. */
+#define WJ_ESCAPE_GROWTH 3
+
+/* Write a string literal (quotes included) from its raw body.  The caller
+ * reserved WJ_ESCAPE_GROWTH * raw_len + 2 bytes. */
+void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
+                          int escaped);
+void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
+                               int escaped);
+
+/* ------------------------------------------------------------------ order */
+
+/* Compares decoded names: by bytes (code points), or by UTF-16 code units. */
+int wj_compare_bytes(wj_span a, wj_span b);
+int wj_compare_utf16(wj_span a, wj_span b);
+
+/* Sorts the name nodes in names[0..n) by cmp, stably, using tmp (room for n). */
+void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
+                   uint32_t *tmp, int (*cmp)(wj_span, wj_span));
+
+/* ------------------------------------------------------------- renderings */
+
+typedef enum wj_style {
+    WJ_STYLE_WIRE,        /* §4 with the property-map rule */
+    WJ_STYLE_WIRE_SORTED, /* §4, everything as data */
+    WJ_STYLE_CANONICAL    /* §5, RFC 8785 */
+} wj_style;
+
+typedef struct wj_render_opts {
+    wj_style style;
+    const wj_name *data_members; /* WIRE: top-level members that are data */
+    size_t n_data_members;
+    /* CANONICAL of a message: leave out the root object's null members,
+     * `extra`, and the names in skip[0..n_skip). */
+    int message;
+    const wj_name *skip;
+    size_t n_skip;
+} wj_render_opts;
+
+/* Appends the rendering of the subtree at node to buf. */
+wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
+                  wj_buf *buf, wj_error *err);
+
+/* ------------------------------------------------------------------ errors */
+
+static inline wj_code wj_fail(wj_error *err, wj_code code, size_t offset,
+                              const char *msg)
+{
+    if (err) {
+        err->code = code;
+        err->offset = offset;
+        err->msg = msg;
+    }
+    return code;
+}
+
+static inline wj_code wj_fail_nomem(wj_error *err)
+{
+    return wj_fail(err, WJ_ERR_NOMEM, 0, "out of memory");
+}
+
+#endif /* WJ_INTERNAL_H */
