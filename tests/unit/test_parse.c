@@ -1,0 +1,195 @@
+/*
+ * test_parse.c - input rules (SPEC §3): what is rejected, at which byte and
+ * why; depth limits without C-stack recursion, in a thread with a small
+ * stack.
+ */
+#include "check.h"
+#include "wirejson.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+static void rejects(int line, const char *json, size_t len, wj_code code,
+                    size_t offset, const char *msg)
+{
+    wj_error err = {WJ_OK, 0, NULL};
+    wj_code rc = wj_validate(json, len, NULL, &err);
+    CHECK(rc == code);
+    CHECK(err.code == code);
+    CHECK(err.offset == offset);
+    CHECK(msg == NULL || (err.msg && strcmp(err.msg, msg) == 0));
+    if (rc != code || err.offset != offset)
+        fprintf(stderr, "  line %d: got code %d at %zu: %s\n", line, (int)rc,
+                err.offset, err.msg ? err.msg : "");
+}
+
+#define REJECT(json, code, offset, msg) \
+    rejects(__LINE__, json, sizeof(json) - 1, code, offset, msg)
+#define ACCEPT(json) CHECK(wj_validate(json, sizeof(json) - 1, NULL, NULL) == WJ_OK)
+
+static void test_grammar(void)
+{
+    ACCEPT(" \t\r\n{\"a\":[1,-0.5e+3,true,false,null,\"x\"]} \n");
+    ACCEPT("\"\\ud800\"");
+    ACCEPT("\"\x7f\"");
+    REJECT("", WJ_ERR_SYNTAX, 0, "unexpected end of input");
+    REJECT("  ", WJ_ERR_SYNTAX, 2, "unexpected end of input");
+    REJECT("[1,]", WJ_ERR_SYNTAX, 3, "trailing comma");
+    REJECT("{\"a\":1,}", WJ_ERR_SYNTAX, 7, "trailing comma");
+    REJECT("{\"a\" 1}", WJ_ERR_SYNTAX, 5, "expected ':' after member name");
+    REJECT("{a:1}", WJ_ERR_SYNTAX, 1, "expected '\"' to begin a member name");
+    REJECT("[1 2]", WJ_ERR_SYNTAX, 3, "expected ',' or ']' after array element");
+    REJECT("{\"a\":1 \"b\":2}", WJ_ERR_SYNTAX, 7,
+           "expected ',' or '}' after object member");
+    REJECT("[1}", WJ_ERR_SYNTAX, 2, NULL);
+    REJECT("1 2", WJ_ERR_SYNTAX, 2, "trailing characters after the value");
+    REJECT("[1] x", WJ_ERR_SYNTAX, 4, "trailing characters after the value");
+    REJECT("// c\n1", WJ_ERR_SYNTAX, 0, "expected a value");
+    REJECT("['a']", WJ_ERR_SYNTAX, 1, "expected a value");
+    REJECT("NaN", WJ_ERR_SYNTAX, 0, "expected a value");
+    REJECT("nul", WJ_ERR_SYNTAX, 3, "unexpected end of input");
+    REJECT("trUe", WJ_ERR_SYNTAX, 2, "invalid literal");
+    REJECT("\xef\xbb\xbf{}", WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
+    REJECT("\f1", WJ_ERR_SYNTAX, 0, "expected a value");
+}
+
+static void test_numbers(void)
+{
+    ACCEPT("[0,-0,1.5,1e5,1E+5,1e-5,123456789012345678901234567890]");
+    REJECT("01", WJ_ERR_SYNTAX, 1, "leading zero in number");
+    REJECT("-01", WJ_ERR_SYNTAX, 2, "leading zero in number");
+    REJECT("+1", WJ_ERR_SYNTAX, 0, "expected a value");
+    REJECT(".5", WJ_ERR_SYNTAX, 0, "expected a value");
+    REJECT("1.", WJ_ERR_SYNTAX, 2, "unexpected end of input");
+    REJECT("[1.]", WJ_ERR_SYNTAX, 3, "expected a digit after '.'");
+    REJECT("1e", WJ_ERR_SYNTAX, 2, "unexpected end of input");
+    REJECT("[1e+]", WJ_ERR_SYNTAX, 4, "expected a digit in the exponent");
+    REJECT("[-]", WJ_ERR_SYNTAX, 2, "expected a digit");
+    REJECT("-", WJ_ERR_SYNTAX, 1, "unexpected end of input");
+}
+
+static void test_strings(void)
+{
+    REJECT("\"abc", WJ_ERR_SYNTAX, 4, "unexpected end of input");
+    REJECT("\"a\x01\"", WJ_ERR_SYNTAX, 2,
+           "unescaped control character in string");
+    REJECT("\"a\nb\"", WJ_ERR_SYNTAX, 2,
+           "unescaped control character in string");
+    REJECT("\"\\x\"", WJ_ERR_SYNTAX, 1, "invalid escape sequence");
+    REJECT("\"ab\\u12G4\"", WJ_ERR_SYNTAX, 3, "invalid \\u escape");
+    {
+        static const char nul[] = "\"a\0b\"";
+        rejects(__LINE__, nul, 5, WJ_ERR_SYNTAX, 2,
+                "unescaped control character in string");
+    }
+}
+
+static void test_utf8(void)
+{
+    ACCEPT("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"");
+    REJECT("\"\xc0\xaf\"", WJ_ERR_UTF8, 1, "invalid UTF-8");         /* overlong */
+    REJECT("\"\xe0\x80\xaf\"", WJ_ERR_UTF8, 1, "invalid UTF-8");     /* overlong */
+    REJECT("\"\xf0\x80\x80\xaf\"", WJ_ERR_UTF8, 1, "invalid UTF-8"); /* overlong */
+    REJECT("\"x\xed\xa0\x80\"", WJ_ERR_UTF8, 2, "invalid UTF-8");    /* surrogate */
+    REJECT("\"\xf4\x90\x80\x80\"", WJ_ERR_UTF8, 1, "invalid UTF-8"); /* > 10FFFF */
+    REJECT("\"\xf5\x80\x80\x80\"", WJ_ERR_UTF8, 1, "invalid UTF-8");
+    REJECT("\"\x80\"", WJ_ERR_UTF8, 1, "invalid UTF-8");
+    REJECT("\"\xe2\x82\"", WJ_ERR_UTF8, 1, "invalid UTF-8");         /* truncated */
+    REJECT("\"\xe2\x82", WJ_ERR_UTF8, 1, "invalid UTF-8");           /* at the end */
+}
+
+static void test_duplicates(void)
+{
+    ACCEPT("{\"a\":{\"a\":1},\"b\":{\"a\":1}}");
+    REJECT("{\"a\":1,\"a\":2}", WJ_ERR_DUPLICATE, 7, "duplicate member name");
+    REJECT("{\"a\":1,\"\\u0061\":2}", WJ_ERR_DUPLICATE, 7, NULL);
+    REJECT("{\"b\":1,\"x\":{\"y\":1,\"y\":2},\"b\":3}", WJ_ERR_DUPLICATE, 18,
+           NULL);
+    REJECT("{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}", WJ_ERR_DUPLICATE, 18,
+           NULL);
+}
+
+/* n opening brackets, then n closing ones (or none when open_only). */
+static char *nested(size_t n, int open_only, size_t *len)
+{
+    char *s = malloc(2 * n + 1);
+    size_t k;
+    for (k = 0; k < n; k++)
+        s[k] = '[';
+    *len = n;
+    if (!open_only) {
+        for (k = 0; k < n; k++)
+            s[n + k] = ']';
+        *len = 2 * n;
+    }
+    s[*len] = '\0';
+    return s;
+}
+
+static void test_depth(void)
+{
+    size_t len;
+    char *s = nested(1000, 0, &len);
+    char *out = NULL;
+    size_t out_len;
+    wj_error err;
+    CHECK(wj_validate(s, len, NULL, NULL) == WJ_OK);
+    CHECK(wj_wire_json(s, len, NULL, 0, NULL, &out, &out_len, NULL) == WJ_OK);
+    CHECK(out_len == len && memcmp(out, s, len) == 0);
+    wj_free(NULL, out);
+    CHECK(wj_canonical_json(s, len, NULL, &out, &out_len, NULL) == WJ_OK);
+    wj_free(NULL, out);
+    free(s);
+
+    s = nested(1001, 0, &len);
+    rejects(__LINE__, s, len, WJ_ERR_DEPTH, 1000, "nesting deeper than 1000");
+    free(s);
+
+    /* 1000 objects deep with a scalar inside */
+    {
+        size_t n = 1000, k, at = 0;
+        s = malloc(n * 6 + 8);
+        for (k = 0; k < n; k++) {
+            memcpy(s + at, "{\"a\":", 5);
+            at += 5;
+        }
+        s[at++] = '1';
+        for (k = 0; k < n; k++)
+            s[at++] = '}';
+        CHECK(wj_validate(s, at, NULL, &err) == WJ_OK);
+        free(s);
+    }
+
+    /* ten million '[': a clean error, no recursion */
+    s = nested(10000000, 1, &len);
+    rejects(__LINE__, s, len, WJ_ERR_DEPTH, 1000, NULL);
+    free(s);
+}
+
+static void *depth_in_thread(void *arg)
+{
+    (void)arg;
+    test_depth();
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_attr_t attr;
+    pthread_t t;
+
+    test_grammar();
+    test_numbers();
+    test_strings();
+    test_utf8();
+    test_duplicates();
+    test_depth();
+
+    /* the same depth work with a 256 KB stack */
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    CHECK(pthread_create(&t, &attr, depth_in_thread, NULL) == 0);
+    pthread_join(t, NULL);
+    pthread_attr_destroy(&attr);
+    return check_report("test_parse");
+}

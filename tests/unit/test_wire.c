@@ -1,0 +1,232 @@
+/*
+ * test_wire.c - the wire rendering (SPEC §4), with expected bytes written by
+ * hand from the SPEC's rules and examples.
+ */
+#include "check.h"
+#include "wirejson.h"
+
+#include <stdlib.h>
+
+/* Renders json with the given data members and compares with expected. */
+static void wire_is(int line, const char *json, const char *expected,
+                    const char *const *members, size_t n_members)
+{
+    wj_name names[8];
+    char *out = NULL;
+    size_t len = 0, k;
+    wj_error err = {WJ_OK, 0, NULL};
+    wj_code rc;
+
+    for (k = 0; k < n_members; k++) {
+        names[k].ptr = members[k];
+        names[k].len = strlen(members[k]);
+    }
+    rc = wj_wire_json(json, strlen(json), names, n_members, NULL, &out, &len,
+                      &err);
+    if (rc != WJ_OK)
+        fprintf(stderr, "line %d: error %s at %zu\n", line, err.msg,
+                err.offset);
+    CHECK_BYTES(out, len, expected);
+    wj_free(NULL, out);
+}
+
+static void sorted_is(const char *json, const char *expected)
+{
+    char *out = NULL;
+    size_t len = 0;
+    CHECK(wj_wire_json_sorted(json, strlen(json), NULL, &out, &len, NULL) ==
+          WJ_OK);
+    CHECK_BYTES(out, len, expected);
+    wj_free(NULL, out);
+}
+
+#define WIRE(json, expected) wire_is(__LINE__, json, expected, NULL, 0)
+
+static void test_spec_examples(void)
+{
+    /* SPEC §4 / seed 000 */
+    WIRE("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\"},"
+         "\"confidence\":{\"type\":\"number\"},\"evidence\":{\"type\":"
+         "\"string\"},\"notes\":{\"type\":\"string\"}},\"required\":["
+         "\"evidence\",\"change\",\"confidence\"]}",
+         "{\"properties\":{\"evidence\":{\"type\":\"string\"},\"change\":{"
+         "\"type\":\"string\"},\"confidence\":{\"type\":\"number\"},\"notes\":"
+         "{\"type\":\"string\"}},\"required\":[\"evidence\",\"change\","
+         "\"confidence\"],\"type\":\"object\"}");
+    sorted_is("{\"b\":1,\"a\":{\"properties\":{\"z\":1,\"y\":2},\"required\":["
+              "\"z\"]}}",
+              "{\"a\":{\"properties\":{\"y\":2,\"z\":1},\"required\":[\"z\"]},"
+              "\"b\":1}");
+}
+
+static void test_order(void)
+{
+    WIRE("[3,1,2]", "[3,1,2]");
+    WIRE("{\"b\":1,\"a\":2,\"B\":3,\"_\":4,\"1\":5}",
+         "{\"1\":5,\"B\":3,\"_\":4,\"a\":2,\"b\":1}");
+    /* a shorter prefix first; decoded names, by code point */
+    WIRE("{\"ab\":1,\"a\":2}", "{\"a\":2,\"ab\":1}");
+    WIRE("{\"\\u00e9\":1,\"z\":2,\"\\ud83d\\ude00\":3,\"\\uffff\":4}",
+         "{\"z\":2,\"\xc3\xa9\":1,\"\xef\xbf\xbf\":4,\"\xf0\x9f\x98\x80\":3}");
+    WIRE("  {\"a\" : [ 1 , {\"d\":1, \"c\":2} ] }\n",
+         "{\"a\":[1,{\"c\":2,\"d\":1}]}");
+}
+
+static void test_property_maps(void)
+{
+    /* required order, then the rest sorted */
+    WIRE("{\"properties\":{\"c\":1,\"b\":2,\"a\":3,\"d\":4},\"required\":[\"d\","
+         "\"b\"]}",
+         "{\"properties\":{\"d\":4,\"b\":2,\"a\":3,\"c\":1},\"required\":[\"d\","
+         "\"b\"]}");
+    /* non-strings, unknown and repeated entries skipped */
+    WIRE("{\"properties\":{\"a\":1,\"b\":2,\"c\":3},\"required\":[1,\"x\",\"c\","
+         "null,\"c\",\"b\"]}",
+         "{\"properties\":{\"c\":3,\"b\":2,\"a\":1},\"required\":[1,\"x\",\"c\","
+         "null,\"c\",\"b\"]}");
+    /* required entries are compared decoded */
+    WIRE("{\"properties\":{\"a\":1,\"b\":2},\"required\":[\"\\u0062\"]}",
+         "{\"properties\":{\"b\":2,\"a\":1},\"required\":[\"b\"]}");
+    /* no required, or one that is not an array: all sorted */
+    WIRE("{\"properties\":{\"b\":1,\"a\":2}}",
+         "{\"properties\":{\"a\":2,\"b\":1}}");
+    WIRE("{\"properties\":{\"b\":1,\"a\":2},\"required\":\"b\"}",
+         "{\"properties\":{\"a\":2,\"b\":1},\"required\":\"b\"}");
+    /* `properties` that is not an object is an ordinary member */
+    WIRE("{\"properties\":[{\"b\":1,\"a\":2}],\"required\":[\"b\"]}",
+         "{\"properties\":[{\"a\":2,\"b\":1}],\"required\":[\"b\"]}");
+    /* at any depth: items, anyOf, $defs entries, additionalProperties */
+    WIRE("{\"type\":\"array\",\"items\":{\"properties\":{\"x\":1,\"y\":2},"
+         "\"required\":[\"y\"]}}",
+         "{\"items\":{\"properties\":{\"y\":2,\"x\":1},\"required\":[\"y\"]},"
+         "\"type\":\"array\"}");
+    WIRE("{\"anyOf\":[{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}"
+         "]}",
+         "{\"anyOf\":[{\"properties\":{\"y\":2,\"x\":1},\"required\":[\"y\"]}]"
+         "}");
+    WIRE("{\"$defs\":{\"b\":{\"properties\":{\"x\":1,\"y\":2},\"required\":["
+         "\"y\"]},\"a\":{}}}",
+         "{\"$defs\":{\"a\":{},\"b\":{\"properties\":{\"y\":2,\"x\":1},"
+         "\"required\":[\"y\"]}}}");
+    WIRE("{\"additionalProperties\":{\"properties\":{\"x\":1,\"y\":2},"
+         "\"required\":[\"y\"]}}",
+         "{\"additionalProperties\":{\"properties\":{\"y\":2,\"x\":1},"
+         "\"required\":[\"y\"]}}");
+}
+
+static void test_names_are_not_keywords(void)
+{
+    /* A property called `properties` is a name; its value is a schema. */
+    WIRE("{\"properties\":{\"properties\":{\"properties\":{\"q\":1,\"p\":2},"
+         "\"required\":[\"q\"]},\"enum\":{\"b\":1,\"a\":2}},\"required\":["
+         "\"properties\"]}",
+         "{\"properties\":{\"properties\":{\"properties\":{\"q\":1,\"p\":2},"
+         "\"required\":[\"q\"]},\"enum\":{\"a\":2,\"b\":1}},\"required\":["
+         "\"properties\"]}");
+    /* a property named `enum` holds a schema, not data */
+    WIRE("{\"properties\":{\"enum\":{\"properties\":{\"x\":1,\"y\":2},"
+         "\"required\":[\"y\"]}}}",
+         "{\"properties\":{\"enum\":{\"properties\":{\"y\":2,\"x\":1},"
+         "\"required\":[\"y\"]}}}");
+    /* entries of $defs named `required` or `properties` are schemas */
+    WIRE("{\"$defs\":{\"properties\":{\"properties\":{\"x\":1,\"y\":2},"
+         "\"required\":[\"y\"]}}}",
+         "{\"$defs\":{\"properties\":{\"properties\":{\"y\":2,\"x\":1},"
+         "\"required\":[\"y\"]}}}");
+}
+
+static void test_data(void)
+{
+    static const char *const messages[] = {"messages"};
+    static const char *const two[] = {"messages", "required"};
+    /* const, default, enum, examples: data, sorted, never property maps */
+    WIRE("{\"const\":{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}}",
+         "{\"const\":{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}}");
+    WIRE("{\"default\":{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]},"
+         "\"enum\":[{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}],"
+         "\"examples\":[{\"b\":1,\"a\":2}]}",
+         "{\"default\":{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]},"
+         "\"enum\":[{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}],"
+         "\"examples\":[{\"a\":2,\"b\":1}]}");
+    /* data members: only at the top level */
+    wire_is(__LINE__,
+            "{\"messages\":[{\"properties\":{\"x\":1,\"y\":2},\"required\":["
+            "\"y\"]}],\"tools\":{\"properties\":{\"x\":1,\"y\":2},"
+            "\"required\":[\"y\"]}}",
+            "{\"messages\":[{\"properties\":{\"x\":1,\"y\":2},\"required\":["
+            "\"y\"]}],\"tools\":{\"properties\":{\"y\":2,\"x\":1},"
+            "\"required\":[\"y\"]}}",
+            messages, 1);
+    wire_is(__LINE__,
+            "{\"a\":{\"messages\":{\"properties\":{\"x\":1,\"y\":2},"
+            "\"required\":[\"y\"]}}}",
+            "{\"a\":{\"messages\":{\"properties\":{\"y\":2,\"x\":1},"
+            "\"required\":[\"y\"]}}}",
+            messages, 1);
+    /* a top-level `required` named as data still orders `properties` */
+    wire_is(__LINE__,
+            "{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}",
+            "{\"properties\":{\"y\":2,\"x\":1},\"required\":[\"y\"]}", two,
+            2);
+    wire_is(__LINE__, "[{\"properties\":{\"x\":1,\"y\":2},\"required\":[\"y\"]}]",
+            "[{\"properties\":{\"y\":2,\"x\":1},\"required\":[\"y\"]}]",
+            messages, 1);
+}
+
+static void test_bytes(void)
+{
+    WIRE("[1.0,1E+2,-0,0.5e-3,1234567890123456789012345678901234567890]",
+         "[1.0,1E+2,-0,0.5e-3,1234567890123456789012345678901234567890]");
+    WIRE("[true,false,null]", "[true,false,null]");
+    WIRE("\"\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u0041 \\u001F \\u007f\"",
+         "\"\\\" \\\\ / \\u0008 \\u000c \\n \\r \\t A \\u001f \x7f\"");
+    WIRE("\"\\ud83d\\ude00 \xf0\x9f\x98\x80 \\u00e9\"",
+         "\"\xf0\x9f\x98\x80 \xf0\x9f\x98\x80 \xc3\xa9\"");
+    /* lone surrogates stay, lowercase */
+    WIRE("[\"\\uD800\",\"\\uDFFFx\",\"\\ud800\\u0041\"]",
+         "[\"\\ud800\",\"\\udfffx\",\"\\ud800A\"]");
+}
+
+static void test_combining_marks(void)
+{
+    /* U+0301 raw after an escape, escaped as \u0301 */
+    WIRE("\"\\n\xcc\x81\"", "\"\\n\\u0301\"");
+    /* the same mark spelled as an escape */
+    WIRE("\"\\n\\u0301\"", "\"\\n\\u0301\"");
+    /* two marks in a row after an escape: both */
+    WIRE("\"\\t\xcc\x81\xcc\x80x\xcc\x81\"", "\"\\t\\u0301\\u0300x\xcc\x81\"");
+    /* after a plain character: as itself */
+    WIRE("\"e\xcc\x81\"", "\"e\xcc\x81\"");
+    WIRE("\"\\u0065\xcc\x81\"", "\"e\xcc\x81\"");
+    /* an astral combining mark (U+1D165, ccc 216) after an escape */
+    WIRE("\"\\\"\xf0\x9d\x85\xa5\"", "\"\\\"\\ud834\\udd65\"");
+    /* a control escape, then a mark */
+    WIRE("\"\\u0001\\u0300\"", "\"\\u0001\\u0300\"");
+    /* a mark after an escape in a member name too */
+    WIRE("{\"\\n\xcc\x81\":1}", "{\"\\n\\u0301\":1}");
+}
+
+static void test_errors(void)
+{
+    char *out = (char *)1;
+    size_t len = 0;
+    wj_error err = {WJ_OK, 0, NULL};
+    CHECK(wj_wire_json("{\"a\" 1}", 7, NULL, 0, NULL, &out, &len, &err) ==
+          WJ_ERR_SYNTAX);
+    CHECK(out == NULL);
+    CHECK(err.offset == 5);
+    CHECK(strcmp(err.msg, "expected ':' after member name") == 0);
+}
+
+int main(void)
+{
+    test_spec_examples();
+    test_order();
+    test_property_maps();
+    test_names_are_not_keywords();
+    test_data();
+    test_bytes();
+    test_combining_marks();
+    test_errors();
+    return check_report("test_wire");
+}

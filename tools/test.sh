@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, builds, runs the whole ctest suite,
+# then the same suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash tools/install-deps.sh
+for dir in tests/*/; do
+  if [ -f "$dir/package-lock.json" ]; then
+    npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+  fi
+done
+
+bash tools/build.sh build
+(cd build && ctest --output-on-failure -j2)
+
+bash tools/build.sh build-asan -DWIREJSON_SANITIZE=address,undefined \
+  -DCMAKE_BUILD_TYPE=Debug
+(cd build-asan && ctest --output-on-failure -j2 -LE no-sanitize)
