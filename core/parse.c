@@ -151,6 +151,11 @@ static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
     return n;
 }
 
+static int is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
 static int hex4(const unsigned char *s, uint32_t *out)
 {
     uint32_t v = 0;
@@ -177,7 +182,7 @@ static int hex4(const unsigned char *s, uint32_t *out)
 static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
 {
     const unsigned char *s = p->s;
-    size_t len = p->len;
+    size_t len = p->len, k;
     uint32_t cp, lo;
     if (i + 1 >= len)
         return fail_syntax(p, len, NULL);
@@ -191,10 +196,13 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
     default:
         return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
     }
+    /* A non-hex digit is the escape's fault even when the input ends. */
+    for (k = 2; k < 6 && i + k < len; k++)
+        if (!is_hex(s[i + k]))
+            return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
     if (len - i < 6)
         return fail_syntax(p, len, NULL);
-    if (hex4(s + i + 2, &cp) != 0)
-        return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
+    hex4(s + i + 2, &cp);
     if (cp >= 0xD800 && cp <= 0xDBFF && len - i >= 12 && s[i + 6] == '\\' &&
         s[i + 7] == 'u' && hex4(s + i + 8, &lo) == 0 && lo >= 0xDC00 &&
         lo <= 0xDFFF) {
