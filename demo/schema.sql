@@ -1,0 +1,47 @@
+-- demo/schema.sql: the demo database.  Run with the wirejson extension
+-- loaded and a table raw_log(line TEXT) holding demo/sample.jsonl, one line
+-- a row; fills requests (the log) and messages (each body's messages).
+--
+-- Everything here runs with trusted_schema=OFF: the wirejson functions are
+-- innocuous, so a generated column, an index and a view may use them.
+PRAGMA trusted_schema = OFF;
+
+CREATE TABLE requests (
+  id         INTEGER PRIMARY KEY,
+  logged_at  TEXT NOT NULL,
+  client     TEXT NOT NULL,
+  body       TEXT NOT NULL,      -- the request exactly as the client sent it
+  -- NULL when wirejson accepts the body, else the reason it does not.
+  body_error TEXT GENERATED ALWAYS AS (wirejson_error(body)) STORED
+);
+
+-- A body's identity, whatever its member order, whitespace and escapes.
+CREATE INDEX requests_by_digest ON requests (data_digest(body))
+  WHERE body_error IS NULL;
+
+-- One row per message of every valid body, in order.
+CREATE TABLE messages (
+  request_id INTEGER NOT NULL REFERENCES requests (id),
+  position   INTEGER NOT NULL,   -- 0-based, as json_each numbers them
+  message    TEXT NOT NULL,
+  PRIMARY KEY (request_id, position)
+) WITHOUT ROWID;
+
+-- Each valid request's conversation: how many messages, and their digest.
+CREATE VIEW conversations AS
+SELECT id,
+       json_array_length(body, '$.messages') AS n_messages,
+       messages_digest(body -> '$.messages') AS digest
+FROM requests
+WHERE body_error IS NULL;
+
+INSERT INTO requests (id, logged_at, client, body)
+SELECT line ->> 'id', line ->> 'logged_at', line ->> 'client', line ->> 'body'
+FROM raw_log;
+
+INSERT INTO messages (request_id, position, message)
+SELECT r.id, m.key, m.value
+FROM requests AS r, json_each(r.body, '$.messages') AS m
+WHERE r.body_error IS NULL;
+
+DROP TABLE raw_log;
