@@ -1,0 +1,2 @@
+def twice: . * 2;
+def greet($n): "hello \($n)";

@@ -1,0 +1,3 @@
+# a filter read with -f
+.a as $x
+| [$x, $x + 1]
