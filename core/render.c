@@ -7,7 +7,8 @@
  * sorted order; only a JSON Schema property map (wire), an object whose
  * names sort differently in UTF-16 (canonical) and a filtered message
  * (canonical) build an order of their own, on a scratch stack that is
- * popped when the object closes.
+ * popped when the object closes.  A caller's hook (wj_render_hooked) may
+ * give chosen objects their member order and write chosen values itself.
  */
 #include "wj_internal.h"
 #include "number.h"
@@ -44,6 +45,7 @@ typedef struct render {
     uint32_t cap_scratch;
     char *name;        /* a decoded `required` entry */
     size_t cap_name;
+    const wj_render_hook *hook; /* the caller's say, or NULL */
 } render;
 
 static int span_is(wj_span s, const char *word)
@@ -262,6 +264,13 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     frame *f;
     wj_code rc;
 
+    if (r->hook && r->hook->value) {
+        int written = r->hook->value(r->hook->ctx, node, r->buf);
+        if (written < 0)
+            return nomem(r);
+        if (written)
+            return WJ_OK;
+    }
     if (type != WJ_ARRAY && type != WJ_OBJECT)
         return write_scalar(r, node);
     if (wj_buf_reserve(r->buf, 2) != 0)
@@ -270,6 +279,17 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     rc = push_frame(r, node, m, &f);
     if (rc != WJ_OK || type == WJ_ARRAY)
         return rc;
+    if (r->hook && r->hook->order) {
+        uint32_t list = scratch_push(r, doc->nodes[node].count);
+        if (list == UINT32_MAX)
+            return nomem(r);
+        if (r->hook->order(r->hook->ctx, node, r->scratch + list)) {
+            f->list = list;
+            f->own_list = 1;
+            return WJ_OK;
+        }
+        r->n_scratch = list;
+    }
     if (r->opts->style == WJ_STYLE_CANONICAL)
         return order_canonical(r, node, r->depth == 1, f);
     if (m == MODE_PROPMAP) {
@@ -357,6 +377,14 @@ static wj_code walk(render *r, uint32_t root)
 wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
                   wj_buf *buf, wj_error *err)
 {
+    return wj_render_hooked(doc, node, opts, NULL, buf, err);
+}
+
+wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
+                         const wj_render_opts *opts,
+                         const wj_render_hook *hook, wj_buf *buf,
+                         wj_error *err)
+{
     render r;
     wj_code rc;
 
@@ -365,6 +393,7 @@ wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
     r.opts = opts;
     r.buf = buf;
     r.err = err;
+    r.hook = hook;
     rc = walk(&r, node);
     wj_free(doc->alloc, r.frames);
     wj_free(doc->alloc, r.scratch);

@@ -134,6 +134,21 @@ static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
 uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
                      size_t name_len);
 
+/* The value node of the member called name in obj, or 0 when obj is not an
+ * object or has no such member. */
+static inline uint32_t wj_doc_value(const wj_doc *doc, uint32_t obj,
+                                    const char *name, size_t name_len)
+{
+    uint32_t pos;
+    if (doc->nodes[obj].type != WJ_OBJECT)
+        return 0;
+    pos = wj_doc_find(doc, obj, name, name_len);
+    return pos == UINT32_MAX ? 0 : wj_doc_members(doc, obj)[pos] + 1;
+}
+
+/* The root's `tools` member when it is an array, else 0 (rawbody.c). */
+uint32_t wj_doc_tools(const wj_doc *doc);
+
 /* ---------------------------------------------------------------- strings */
 
 /*
@@ -153,6 +168,17 @@ void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
                           int escaped);
 void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
                                int escaped);
+
+/*
+ * Appends text (raw UTF-8 bytes, not JSON) as a string literal with the wire
+ * rendering's escapes, the combining-mark rule included (quote.c).
+ * WJ_ERR_ARGUMENT when text is not valid UTF-8.
+ */
+wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
+                          wj_error *err);
+/* The same as a new NUL-terminated buffer, released with wj_free(). */
+wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
+                      char **out, size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------------ order */
 
@@ -186,6 +212,24 @@ typedef struct wj_render_opts {
 /* Appends the rendering of the subtree at node to buf. */
 wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
                   wj_buf *buf, wj_error *err);
+
+/* Lets a caller take over parts of a rendering: the member order of chosen
+ * objects and the bytes of chosen values.  Either callback may be NULL. */
+typedef struct wj_render_hook {
+    /* May fill order[0..count) with the name nodes of object obj (count
+     * members) in the order to write them: returns 1 when it did, else 0. */
+    int (*order)(void *ctx, uint32_t obj, uint32_t *order);
+    /* May write the value at node into buf itself (reserving first):
+     * returns 1 when it did, 0 to let the renderer, -1 when out of memory. */
+    int (*value)(void *ctx, uint32_t node, wj_buf *buf);
+    void *ctx;
+} wj_render_hook;
+
+/* wj_render, asking hook (which may be NULL) at every value and object. */
+wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
+                         const wj_render_opts *opts,
+                         const wj_render_hook *hook, wj_buf *buf,
+                         wj_error *err);
 
 /* ------------------------------------------------------------------ errors */
 

@@ -52,4 +52,10 @@ void messagesDigestAggValue(sqlite3_context *ctx);
 void messagesDigestAggInverse(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv);
 
+/* raw_body.c */
+void withTopLevelFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void toolSchemasFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void encodeWithSchemasFunc(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv);
+
 #endif /* WIREJSON_EXT_H */

@@ -20,6 +20,10 @@ SQLITE_EXTENSION_INIT1
 #ifndef SQLITE_RESULT_SUBTYPE
 #define SQLITE_RESULT_SUBTYPE 0x001000000
 #endif
+/* ... and, older still, the flag for functions that read one. */
+#ifndef SQLITE_SUBTYPE
+#define SQLITE_SUBTYPE 0x000100000
+#endif
 
 /* Renders argv[0] with render(), naming the rest of the arguments as data
  * members / ignored names where the function takes them. */
@@ -229,6 +233,10 @@ static const struct wirejson_function {
     {"message_digest", -1, PURE, messageDigestFunc, 0, 0, 0, 0},
     {"messages_digest", 1, PURE, messagesDigestFunc, 0, 0, 0, 0},
     {"canonical_arguments", 1, PURE, canonicalArgumentsFunc, 0, 0, 0, 0},
+    {"with_top_level", 3, PURE | SQLITE_SUBTYPE, withTopLevelFunc, 0, 0, 0,
+     0},
+    {"tool_schemas", -1, JSON_OUT, toolSchemasFunc, 0, 0, 0, 0},
+    {"encode_with_schemas", 2, JSON_OUT, encodeWithSchemasFunc, 0, 0, 0, 0},
     {"wirejson_error", 1, PURE, wirejsonErrorFunc, 0, 0, 0, 0},
     {"wirejson_version", 0, PURE, wirejsonVersionFunc, 0, 0, 0, 0},
 };

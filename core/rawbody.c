@@ -1,0 +1,193 @@
+/*
+ * rawbody.c - edits and reads of a request body as the client's bytes
+ * (SPEC §7): with_top_level swaps the values of chosen top-level members and
+ * leaves every other byte alone; tool_schemas returns each tool's schema as
+ * the exact text the client sent.
+ *
+ * Both read the parser's node spans: a value's first to last byte.
+ */
+#include "wj_internal.h"
+
+/* True when the member name at name_node decodes to name[0..name_len);
+ * *scratch (of *cap bytes) holds a decoded escaped name. */
+static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
+                        size_t name_len, char **scratch, size_t *cap, int *nomem)
+{
+    const wj_node *n = &doc->nodes[name_node];
+    const char *raw = doc->json + n->start + 1;
+    size_t raw_len = n->end - n->start - 2;
+
+    if (!(n->flags & WJ_STR_ESCAPED))
+        return raw_len == name_len && memcmp(raw, name, name_len) == 0;
+    if (raw_len < name_len) /* decoding never lengthens a name */
+        return 0;
+    if (raw_len > *cap) {
+        char *p = wj_realloc(doc->alloc, *scratch, raw_len);
+        if (!p) {
+            *nomem = 1;
+            return 0;
+        }
+        *scratch = p;
+        *cap = raw_len;
+    }
+    return wj_string_decode(raw, raw_len, *scratch) == name_len &&
+           memcmp(*scratch, name, name_len) == 0;
+}
+
+/* Collects in hits the value nodes of the root object's members called
+ * name, in document order; returns how many, or UINT32_MAX out of memory. */
+static uint32_t find_top_level(const wj_doc *doc, const char *name,
+                               size_t name_len, uint32_t *hits)
+{
+    char *scratch = NULL;
+    size_t cap = 0;
+    uint32_t member = 1, k, n = 0;
+    int nomem = 0;
+
+    for (k = 0; k < doc->nodes[0].count && !nomem; k++) {
+        if (name_matches(doc, member, name, name_len, &scratch, &cap, &nomem))
+            hits[n++] = member + 1;
+        member = doc->nodes[member + 1].next;
+    }
+    wj_free(doc->alloc, scratch);
+    return nomem ? UINT32_MAX : n;
+}
+
+/* Writes body with the values at hits[0..n) replaced by value. */
+static wj_code splice_values(const wj_doc *doc, const uint32_t *hits,
+                             uint32_t n, const char *value, size_t value_len,
+                             wj_buf *buf, wj_error *err)
+{
+    size_t size = doc->len, at = 0;
+    uint32_t k;
+
+    for (k = 0; k < n; k++)
+        size -= doc->nodes[hits[k]].end - doc->nodes[hits[k]].start;
+    if (value_len > (WJ_MAX_INPUT - size) / n)
+        return wj_fail(err, WJ_ERR_TOOBIG, 0, "result too large");
+    if (wj_buf_reserve(buf, size + n * value_len) != 0)
+        return wj_fail_nomem(err);
+    for (k = 0; k < n; k++) {
+        const wj_node *v = &doc->nodes[hits[k]];
+        wj_buf_put(buf, doc->json + at, v->start - at);
+        wj_buf_put(buf, value, value_len);
+        at = v->end;
+    }
+    wj_buf_put(buf, doc->json + at, doc->len - at);
+    return WJ_OK;
+}
+
+wj_code wj_with_top_level(const char *body, size_t len, const char *name,
+                          size_t name_len, const char *value, size_t value_len,
+                          const wj_alloc *alloc, char **out, size_t *out_len,
+                          wj_error *err)
+{
+    wj_doc doc;
+    wj_buf buf = {NULL, 0, 0, alloc};
+    uint32_t *hits, n;
+    wj_code rc;
+
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    /* The value goes in as given, but only when it is JSON. */
+    rc = wj_doc_parse(&doc, value, value_len, WJ_PARSE_ALLOW_DUPLICATES, alloc,
+                      err);
+    if (rc != WJ_OK)
+        return rc;
+    wj_doc_release(&doc);
+    rc = wj_doc_parse(&doc, body, len, WJ_PARSE_ALLOW_DUPLICATES, alloc, err);
+    if (wj_error_is_input(rc) || (rc == WJ_OK && doc.nodes[0].type != WJ_OBJECT)) {
+        /* Not an object this scanner follows: no result, no error. */
+        if (rc == WJ_OK)
+            wj_doc_release(&doc);
+        if (err)
+            err->code = WJ_OK;
+        return WJ_OK;
+    }
+    if (rc != WJ_OK)
+        return rc;
+    hits = wj_malloc(alloc, (doc.nodes[0].count + 1) * sizeof *hits);
+    n = hits ? find_top_level(&doc, name ? name : "", name_len, hits)
+             : UINT32_MAX;
+    if (n == UINT32_MAX)
+        rc = wj_fail_nomem(err);
+    else if (n > 0)
+        rc = splice_values(&doc, hits, n, value, value_len, &buf, err);
+    wj_free(alloc, hits);
+    wj_doc_release(&doc);
+    if (rc == WJ_OK && n > 0)
+        return wj_buf_finish(&buf, out, out_len, err);
+    wj_free(alloc, buf.ptr);
+    return rc;
+}
+
+/* The value reached from node by the member names path[0..n_path), or
+ * UINT32_MAX when a step is missing or lands on a non-object, or the value
+ * is null.  Names with a NULL ptr are skipped. */
+static uint32_t follow_path(const wj_doc *doc, uint32_t node,
+                            const wj_name *path, size_t n_path)
+{
+    size_t k;
+    for (k = 0; k < n_path && node; k++)
+        if (path[k].ptr)
+            node = wj_doc_value(doc, node, path[k].ptr, path[k].len);
+    return node && doc->nodes[node].type != WJ_NULL ? node : UINT32_MAX;
+}
+
+uint32_t wj_doc_tools(const wj_doc *doc)
+{
+    uint32_t v = wj_doc_value(doc, 0, "tools", 5);
+    return v && doc->nodes[v].type == WJ_ARRAY ? v : 0;
+}
+
+wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
+                        size_t n_path, const wj_alloc *alloc, char **out,
+                        size_t *out_len, wj_error *err)
+{
+    wj_doc doc;
+    wj_buf buf = {NULL, 0, 0, alloc};
+    uint32_t tools, tool, k;
+    wj_code rc;
+
+    *out = NULL;
+    if (out_len)
+        *out_len = 0;
+    rc = wj_doc_parse(&doc, body, len, 0, alloc, err);
+    if (rc != WJ_OK)
+        return rc;
+    tools = wj_doc_tools(&doc);
+    if (!tools) {
+        wj_doc_release(&doc);
+        return WJ_OK;
+    }
+    if (wj_buf_reserve(&buf, 2) != 0)
+        rc = wj_fail_nomem(err);
+    else
+        wj_buf_putc(&buf, '[');
+    tool = tools + 1;
+    for (k = 0; rc == WJ_OK && k < doc.nodes[tools].count; k++) {
+        uint32_t v = follow_path(&doc, tool, path, n_path);
+        if (wj_buf_reserve(&buf, 6) != 0) {
+            rc = wj_fail_nomem(err);
+            break;
+        }
+        if (k)
+            wj_buf_putc(&buf, ',');
+        if (v == UINT32_MAX)
+            wj_buf_put(&buf, "null", 4);
+        else
+            rc = wj_buf_put_quoted(&buf, body + doc.nodes[v].start,
+                                   doc.nodes[v].end - doc.nodes[v].start, err);
+        tool = doc.nodes[tool].next;
+    }
+    if (rc == WJ_OK && wj_buf_reserve(&buf, 1) != 0)
+        rc = wj_fail_nomem(err);
+    if (rc == WJ_OK)
+        wj_buf_putc(&buf, ']');
+    wj_doc_release(&doc);
+    if (rc == WJ_OK)
+        return wj_buf_finish(&buf, out, out_len, err);
+    wj_free(alloc, buf.ptr);
+    return rc;
+}
