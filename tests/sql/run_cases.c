@@ -23,8 +23,15 @@
 int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
                           const sqlite3_api_routines *pApi);
 
-enum expect { EXPECT_NONE, EXPECT_TEXT, EXPECT_INT, EXPECT_NULL,
-              EXPECT_ERROR_PREFIX, EXPECT_ERROR_EXACT };
+enum expect {
+    EXPECT_NONE,
+    EXPECT_TEXT,
+    EXPECT_INT,
+    EXPECT_NULL,
+    EXPECT_ERROR_PREFIX,
+    EXPECT_ERROR_EXACT,
+    EXPECT_ERROR_CONTAINS
+};
 
 struct sql_case {
     char id[32];
@@ -135,6 +142,9 @@ static int read_expectation(struct sql_case *c, const char *line)
         c->value = line + 7;
     } else if (starts_with(line, "error= ")) {
         c->kind = EXPECT_ERROR_EXACT;
+        c->value = line + 7;
+    } else if (starts_with(line, "error~ ")) {
+        c->kind = EXPECT_ERROR_CONTAINS;
         c->value = line + 7;
     } else {
         return -1;
@@ -345,6 +355,8 @@ static int result_matches(const struct sql_case *c, const struct result *r)
     case EXPECT_ERROR_EXACT:
         return r->is_error && r->len == strlen(c->value) &&
                memcmp(r->bytes, c->value, r->len) == 0;
+    case EXPECT_ERROR_CONTAINS:
+        return r->is_error && strstr(r->bytes, c->value) != NULL;
     default:
         break;
     }
@@ -380,6 +392,10 @@ static void print_expected(const struct sql_case *c)
         printf("an error starting ");
         print_bytes(c->value, strlen(c->value));
         break;
+    case EXPECT_ERROR_CONTAINS:
+        printf("an error containing ");
+        print_bytes(c->value, strlen(c->value));
+        break;
     default:
         printf("error ");
         print_bytes(c->value, strlen(c->value));
@@ -402,7 +418,8 @@ static int mentions_id(const char *text, const char *id)
     return 0;
 }
 
-static void check_case(const struct sql_case *c, const char *findings)
+static void check_case(const struct sql_case *c, const char *findings,
+                       const char *file_name)
 {
     struct result r;
     int ok;
@@ -425,7 +442,8 @@ static void check_case(const struct sql_case *c, const char *findings)
     } else if (ok) {
         n_passed++;
     } else {
-        printf("FAIL %s %s (cases.txt:%d): expected ", c->id, c->title, c->line);
+        printf("FAIL %s %s (%s:%d): expected ", c->id, c->title, file_name,
+               c->line);
         print_expected(c);
         printf(", got ");
         print_result(&r);
@@ -456,12 +474,14 @@ int main(int argc, char **argv)
     size_t n, k, j;
     long declared;
     char *text, *findings;
+    const char *file_name;
     size_t len;
 
     if (argc != 2) {
         fprintf(stderr, "usage: %s PATH/TO/cases.txt\n", argv[0]);
         return 2;
     }
+    file_name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
     text = read_file(argv[1], &len);
     findings = read_findings(argv[1]);
     if (!text || !findings) {
@@ -489,7 +509,7 @@ int main(int argc, char **argv)
                 n_failed++;
             }
     for (k = 0; k < n; k++) {
-        check_case(&cases[k], findings);
+        check_case(&cases[k], findings, file_name);
         free(cases[k].sql);
     }
     if (n_skipped)

@@ -30,7 +30,7 @@ class Case:
         self.sql = []
         self.xfail = None
         self.limit_length = None
-        self.kind = None  # text, int, null, error-prefix, error-exact
+        self.kind = None  # text, int, null, error-prefix, error-exact, error-contains
         self.value = None
 
 
@@ -69,6 +69,8 @@ def parse_cases(path):
             current.kind, current.value = "error-prefix", line[7:]
         elif line.startswith("error= "):
             current.kind, current.value = "error-exact", line[7:]
+        elif line.startswith("error~ "):
+            current.kind, current.value = "error-contains", line[7:]
         elif line.startswith("== "):
             problems.append(f"line {number}: case {current.cid} has no expectation")
             current = None
@@ -152,13 +154,15 @@ def check(case, kind, value):
     if kind == "bad":
         return value
     want = case.kind
-    if want in ("error-prefix", "error-exact"):
+    if want in ("error-prefix", "error-exact", "error-contains"):
         if kind != "error":
             return f"expected an error, got {describe(kind, value)}"
         if want == "error-exact" and value != case.value:
             return f"expected error {case.value!r}, got {value!r}"
         if want == "error-prefix" and not value.startswith(case.value):
             return f"expected an error starting {case.value!r}, got {value!r}"
+        if want == "error-contains" and case.value not in value:
+            return f"expected an error containing {case.value!r}, got {value!r}"
         return None
     if kind == "error":
         return f"unexpected {describe(kind, value)}"
@@ -182,6 +186,7 @@ def main(argv):
     with open(os.path.join(os.path.dirname(path), "FINDINGS.md"), encoding="utf-8") as f:
         findings = f.read()
     cases, problems = parse_cases(path)
+    name = os.path.basename(path)
     passed = failed = skipped = 0
     for p in problems:
         print(f"FAIL cases file: {p}")
@@ -203,7 +208,7 @@ def main(argv):
         if wrong is None:
             passed += 1
         else:
-            print(f"FAIL {case.cid} {case.title} (cases.txt:{case.line}): {wrong}")
+            print(f"FAIL {case.cid} {case.title} ({name}:{case.line}): {wrong}")
             failed += 1
     if skipped:
         print(f"{skipped} expected failures, listed in FINDINGS.md")
