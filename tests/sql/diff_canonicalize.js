@@ -8,8 +8,9 @@
 // The documents use astral characters, odd member names (empty, unicode,
 // escapes, names that differ only past U+FFFF or only in UTF-16 order), edge
 // numbers spelled many ways, deep nesting, random whitespace and member
-// order.  No lone surrogates (RFC 8785 excludes them) and no number that
-// overflows a double (canonicalize cannot take Infinity).
+// order.  Member names hold no lone surrogate; some string values do (SPEC
+// §5: written as JSON.stringify writes them).  No number overflows a double
+// (canonicalize cannot take Infinity).
 'use strict';
 
 const canonicalize = require('canonicalize');
@@ -96,10 +97,21 @@ const CHARS = [
   '\u4e2d', '\u05d0'
 ];
 
-function randomString (maxLen) {
+const LONE = ['\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00'];
+
+// A random string; with lone, it may hold lone surrogates (never a high one
+// right before a low one, which would make a pair).
+function randomString (maxLen, lone) {
   let s = '';
   const n = below(maxLen + 1);
-  for (let k = 0; k < n; k++) s += chance(0.5) ? pick(CHARS) : String.fromCharCode(0x20 + below(0x5f));
+  for (let k = 0; k < n; k++) {
+    let ch = chance(0.5) ? pick(CHARS) : String.fromCharCode(0x20 + below(0x5f));
+    if (lone && chance(0.1)) ch = pick(LONE);
+    const last = s.charCodeAt(s.length - 1);
+    const first = ch.charCodeAt(0);
+    if (last >= 0xD800 && last <= 0xDBFF && first >= 0xDC00 && first <= 0xDFFF) s += 'x';
+    s += ch;
+  }
   return s;
 }
 
@@ -115,7 +127,7 @@ function writeString (s) {
   let out = '"';
   for (const ch of s) {
     const cp = ch.codePointAt(0);
-    const mustEscape = cp < 0x20 || ch === '"' || ch === '\\';
+    const mustEscape = cp < 0x20 || ch === '"' || ch === '\\' || (cp >= 0xD800 && cp <= 0xDFFF);
     const r = random();
     if (SHORT[ch] !== undefined && (mustEscape ? r < 0.7 : r < 0.3)) {
       out += SHORT[ch];
@@ -163,13 +175,13 @@ function writeValue (depth) {
   if (depth > 0 && r < 0.45) {
     const n = below(7);
     const names = new Set();
-    while (names.size < n) names.add(chance(0.7) ? pick(NAMES) : randomString(4));
+    while (names.size < n) names.add(chance(0.7) ? pick(NAMES) : randomString(4, false));
     const members = shuffle([...names]).map(
       (name) => ws() + writeString(name) + ws() + ':' + ws() + writeValue(depth - 1) + ws());
     return '{' + (n ? members.join(',') : ws()) + '}';
   }
   if (r < 0.70) return numberLexeme();
-  if (r < 0.92) return writeString(randomString(12));
+  if (r < 0.92) return writeString(randomString(12, chance(0.2)));
   return pick(['true', 'false', 'null']);
 }
 
