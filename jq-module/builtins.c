@@ -320,7 +320,7 @@ static jv with_top_level2(const char *name, jv input, jv *args)
 static jv tool_schemas1(const char *name, jv input, jv *args)
 {
     name_list path;
-    jv body, texts;
+    jv body, texts, result;
     char *out = NULL;
     size_t len = 0;
     wj_error err;
@@ -337,7 +337,9 @@ static jv tool_schemas1(const char *name, jv input, jv *args)
     texts = text_result(name, rc, out, len, &err);
     if (jv_get_kind(texts) != JV_KIND_STRING)
         return texts;
-    return jv_parse_sized(jv_string_value(texts), (int)text_len(texts));
+    result = jv_parse_sized(jv_string_value(texts), (int)text_len(texts));
+    jv_free(texts);
+    return result;
 }
 
 static jv encode_with_schemas1(const char *name, jv input, jv *args)

@@ -86,7 +86,7 @@ static int process(run_state *st, jv value)
         if (jv_get_kind(message) == JV_KIND_STRING) {
             fprintf(stderr, "%s", jv_string_value(message));
         } else if (jv_get_kind(message) != JV_KIND_NULL && jv_is_valid(message)) {
-            message = jv_dump_string(jv_copy(message), 0);
+            message = jv_dump_string(message, 0);
             fprintf(stderr, "%s\n", jv_string_value(message));
         }
         fflush(stderr);

@@ -61,6 +61,9 @@ def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as home:
         env = {"PATH": "/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8"}
+        for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+            if name in os.environ:
+                env[name] = os.environ[name]
         for lineno, args, stdin in cases:
             want = run("jq", jq, args, stdin, env)
             got = run("wirejq", wirejq, args, stdin, env)
