@@ -133,7 +133,8 @@ static int has_json_arg(sqlite3_context *ctx, int argc)
 {
     if (argc >= 1)
         return 1;
-    sqlite3_result_error(ctx, "wrong number of arguments", -1);
+    wj_error err = {WJ_ERR_ARGUMENT, 0, "wrong number of arguments"};
+    wirejson_result_error(ctx, err.code, &err);
     return 0;
 }
 
