@@ -32,13 +32,13 @@ static uint32_t member_value(const wj_doc *doc, uint32_t obj, const char *name)
     return wj_doc_value(doc, obj, name, strlen(name));
 }
 
-/* The tool whose element or `function` object is node, or NULL. */
+/* The last tool whose element starts at or before node (so the tool that
+ * holds node, when one does), or NULL. */
 static const tool *tool_at(const encoder *e, uint32_t node)
 {
     uint32_t lo = 0, hi = e->n_tools;
     if (!e->n_tools || node < e->tools[0].node)
         return NULL;
-    /* the last tool starting at or before node */
     while (hi - lo > 1) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (e->tools[mid].node <= node)

@@ -8,30 +8,27 @@
  */
 #include "wj_internal.h"
 
+/* The raw length of a member name (between its quotes). */
+static size_t raw_name_length(const wj_doc *doc, uint32_t name_node)
+{
+    return doc->nodes[name_node].end - doc->nodes[name_node].start - 2;
+}
+
 /* True when the member name at name_node decodes to name[0..name_len);
- * *scratch (of *cap bytes) holds a decoded escaped name. */
+ * scratch has room for the name's raw length when it holds escapes. */
 static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
-                        size_t name_len, char **scratch, size_t *cap, int *nomem)
+                        size_t name_len, char *scratch)
 {
     const wj_node *n = &doc->nodes[name_node];
     const char *raw = doc->json + n->start + 1;
-    size_t raw_len = n->end - n->start - 2;
+    size_t raw_len = raw_name_length(doc, name_node);
 
     if (!(n->flags & WJ_STR_ESCAPED))
         return raw_len == name_len && memcmp(raw, name, name_len) == 0;
-    if (raw_len < name_len) /* decoding never lengthens a name */
-        return 0;
-    if (raw_len > *cap) {
-        char *p = wj_realloc(doc->alloc, *scratch, raw_len);
-        if (!p) {
-            *nomem = 1;
-            return 0;
-        }
-        *scratch = p;
-        *cap = raw_len;
-    }
-    return wj_string_decode(raw, raw_len, *scratch) == name_len &&
-           memcmp(*scratch, name, name_len) == 0;
+    /* decoding never lengthens a name */
+    return raw_len >= name_len &&
+           wj_string_decode(raw, raw_len, scratch) == name_len &&
+           memcmp(scratch, name, name_len) == 0;
 }
 
 /* Collects in hits the value nodes of the root object's members called
@@ -39,18 +36,26 @@ static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
 static uint32_t find_top_level(const wj_doc *doc, const char *name,
                                size_t name_len, uint32_t *hits)
 {
+    uint32_t count = doc->nodes[0].count, member = 1, k, n = 0;
+    size_t longest = 0;
     char *scratch = NULL;
-    size_t cap = 0;
-    uint32_t member = 1, k, n = 0;
-    int nomem = 0;
 
-    for (k = 0; k < doc->nodes[0].count && !nomem; k++) {
-        if (name_matches(doc, member, name, name_len, &scratch, &cap, &nomem))
+    for (k = 0; k < count; k++) {
+        if ((doc->nodes[member].flags & WJ_STR_ESCAPED) &&
+            raw_name_length(doc, member) > longest)
+            longest = raw_name_length(doc, member);
+        member = doc->nodes[member + 1].next;
+    }
+    if (longest && !(scratch = wj_malloc(doc->alloc, longest)))
+        return UINT32_MAX;
+    member = 1;
+    for (k = 0; k < count; k++) {
+        if (name_matches(doc, member, name, name_len, scratch))
             hits[n++] = member + 1;
         member = doc->nodes[member + 1].next;
     }
     wj_free(doc->alloc, scratch);
-    return nomem ? UINT32_MAX : n;
+    return n;
 }
 
 /* Writes body with the values at hits[0..n) replaced by value. */
@@ -97,7 +102,8 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
         return rc;
     wj_doc_release(&doc);
     rc = wj_doc_parse(&doc, body, len, WJ_PARSE_ALLOW_DUPLICATES, alloc, err);
-    if (wj_error_is_input(rc) || (rc == WJ_OK && doc.nodes[0].type != WJ_OBJECT)) {
+    if (wj_error_is_input(rc) ||
+        (rc == WJ_OK && doc.nodes[0].type != WJ_OBJECT)) {
         /* Not an object this scanner follows: no result, no error. */
         if (rc == WJ_OK)
             wj_doc_release(&doc);

@@ -153,7 +153,8 @@ static void test_with_top_level_only_top_level(void)
     WTL_NONE("{\"model\\u0000\":1,\"mode\":2,\"models\":3}", "model", "0");
     /* a value spliced next to comment-like strings leaves them alone */
     WTL("{\"a\":\"/* x */\",\"model\":\"m\",\"b\":\"// y\"}", "model",
-        "\"/* z */\"", "{\"a\":\"/* x */\",\"model\":\"/* z */\",\"b\":\"// y\"}");
+        "\"/* z */\"",
+        "{\"a\":\"/* x */\",\"model\":\"/* z */\",\"b\":\"// y\"}");
 }
 
 /* "NULL when body is not a JSON object this scanner can follow (any input
@@ -218,7 +219,8 @@ static void test_tool_schemas(void)
 {
     SCHEMAS("{\"tools\":[{\"name\":\"a\",\"input_schema\":{\n  \"type\": "
             "\"object\"\n}}]}",
-            "input_schema", NULL, "[\"{\\n  \\\"type\\\": \\\"object\\\"\\n}\"]");
+            "input_schema", NULL,
+            "[\"{\\n  \\\"type\\\": \\\"object\\\"\\n}\"]");
     SCHEMAS("{\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\","
             "\"parameters\":{ \"required\" : [\"b\"],\t\"properties\":{} }}},"
             "{\"type\":\"function\",\"function\":{\"name\":\"g\"}}]}",
@@ -232,10 +234,12 @@ static void test_tool_schemas(void)
     SCHEMAS("{\"tools\":[{\"x\":1},{\"function\":\"f\"},{\"function\":null},"
             "{\"function\":{\"parameters\":null}},null,"
             "{\"function\":{\"parameters\":\"s\"}}]}",
-            "function", "parameters", "[null,null,null,null,null,\"\\\"s\\\"\"]");
+            "function", "parameters",
+            "[null,null,null,null,null,\"\\\"s\\\"\"]");
     /* escapes in the schema are kept as the client wrote them */
     SCHEMAS("{\"tools\":[{\"s\":{\"d\":\"caf\\u00e9 \\\"x\\\" \\/\"}}]}", "s",
-            NULL, "[\"{\\\"d\\\":\\\"caf\\\\u00e9 \\\\\\\"x\\\\\\\" \\\\/\\\"}\"]");
+            NULL,
+            "[\"{\\\"d\\\":\\\"caf\\\\u00e9 \\\\\\\"x\\\\\\\" \\\\/\\\"}\"]");
     /* raw UTF-8 stays raw; a combining mark right after an escape (here
      * the escaped quote) is escaped (§4) */
     SCHEMAS("{\"tools\":[{\"s\":{\"\xcc\x81\":\"\xc3\xa9\"}}]}", "s", NULL,
@@ -344,8 +348,9 @@ static void test_encode_order(void)
      * tools array or a function elsewhere is not re-spelled */
     ENCODE("{\"tools\":[{\"type\":\"function\"}],\"messages\":[{\"properties\":"
            "{\"b\":1,\"a\":2},\"required\":[\"b\"]}],\"response_format\":"
-           "{\"type\":\"json_schema\",\"json_schema\":{\"schema\":{\"properties\""
-           ":{\"y\":1,\"x\":2},\"required\":[\"y\"]}}},\"x\":{\"tools\":"
+           "{\"type\":\"json_schema\",\"json_schema\":{\"schema\":"
+           "{\"properties\":{\"y\":1,\"x\":2},\"required\":[\"y\"]}}},"
+           "\"x\":{\"tools\":"
            "[{\"type\":1,\"function\":2}],\"function\":{\"name\":1,\"a\":2}}}",
            "[null]",
            "{\"messages\":[{\"properties\":{\"a\":2,\"b\":1},\"required\":"
@@ -384,6 +389,105 @@ static void test_encode_no_result_and_errors(void)
     CHECK(encode("{\"tools\":[{}]} x", "[null]") == WJ_ERR_SYNTAX);
 }
 
+/* An allocator that fails its n-th allocation and counts live blocks. */
+static long alloc_calls, alloc_fail_at, alloc_live;
+
+static void *oom_malloc(void *ctx, size_t size)
+{
+    void *p;
+    (void)ctx;
+    if (++alloc_calls == alloc_fail_at)
+        return NULL;
+    p = malloc(size ? size : 1);
+    alloc_live += p != NULL;
+    return p;
+}
+
+static void *oom_realloc(void *ctx, void *ptr, size_t size)
+{
+    void *p;
+    (void)ctx;
+    if (++alloc_calls == alloc_fail_at)
+        return NULL;
+    p = realloc(ptr, size ? size : 1);
+    alloc_live += p != NULL && ptr == NULL;
+    return p;
+}
+
+static void oom_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    alloc_live -= ptr != NULL;
+    free(ptr);
+}
+
+static const wj_alloc oom_alloc = {oom_malloc, oom_realloc, oom_free, NULL};
+
+/* Runs function `which` (0 with_top_level, 1 tool_schemas, 2
+ * encode_with_schemas) with the n-th allocation failing, n = 1, 2, ...
+ * until it succeeds: every failure must be WJ_ERR_NOMEM with no result
+ * and nothing left allocated; the success must give expected. */
+static void check_out_of_memory(int which, const char *expected)
+{
+    static const wj_name path[] = {{"function", 8}, {"parameters", 10}};
+    static const char body[] =
+        "{\"m\\u006fdel\":\"a\",\"messages\":[{\"role\":\"u\"}],"
+        "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\","
+        "\"parameters\":{\"type\":\"object\",\"properties\":{\"b\":{},"
+        "\"a\":{}},\"required\":[\"b\"]}}},{\"function\":{\"parameters\":"
+        "{\"x\":1}}}]}";
+    static const char texts[] =
+        "[\"{\\\"required\\\":[\\\"b\\\"],\\\"type\\\":\\\"object\\\","
+        "\\\"properties\\\":{\\\"a\\\":{},\\\"b\\\":{}}}\",\"{}\"]";
+    for (alloc_fail_at = 1;; alloc_fail_at++) {
+        wj_code rc;
+        reset();
+        alloc_calls = alloc_live = 0;
+        if (which == 0)
+            rc = wj_with_top_level(body, strlen(body), "model", 5, "\"b\"", 3,
+                                   &oom_alloc, &out, &out_len, &err);
+        else if (which == 1)
+            rc = wj_tool_schemas(body, strlen(body), path, 2, &oom_alloc, &out,
+                                 &out_len, &err);
+        else
+            rc = wj_encode_with_schemas(body, strlen(body), texts,
+                                        strlen(texts), &oom_alloc, &out,
+                                        &out_len, &err);
+        if (rc == WJ_OK && alloc_calls < alloc_fail_at) {
+            CHECK_BYTES(out, out_len, expected);
+            oom_free(NULL, out);
+            out = NULL;
+            CHECK(alloc_live == 0);
+            return;
+        }
+        CHECK(rc == WJ_ERR_NOMEM && err.code == WJ_ERR_NOMEM);
+        CHECK(out == NULL);
+        CHECK(alloc_live == 0);
+        if (rc != WJ_ERR_NOMEM || alloc_live != 0)
+            return;
+    }
+}
+
+static void test_out_of_memory(void)
+{
+    check_out_of_memory(
+        0, "{\"m\\u006fdel\":\"b\",\"messages\":[{\"role\":"
+           "\"u\"}],\"tools\":[{\"type\":\"function\",\"function\":{\"name\":"
+           "\"f\",\"parameters\":{\"type\":\"object\",\"properties\":{\"b\":{},"
+           "\"a\":{}},\"required\":[\"b\"]}}},{\"function\":{\"parameters\":"
+           "{\"x\":1}}}]}");
+    check_out_of_memory(
+        1, "[\"{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"b\\\":{},"
+           "\\\"a\\\":{}},\\\"required\\\":[\\\"b\\\"]}\",\"{\\\"x\\\":1}\"]");
+    check_out_of_memory(
+        2, "{\"messages\":[{\"role\":\"u\"}],\"model\":\"a\","
+           "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\","
+           "\"parameters\":{\"required\":[\"b\"],\"type\":\"object\","
+           "\"properties\":{\"a\":{},\"b\":{}}}}},"
+           "{\"function\":{\"parameters\":"
+           "{\"x\":1}}}]}");
+}
+
 int main(void)
 {
     test_with_top_level_replaces();
@@ -397,6 +501,7 @@ int main(void)
     test_encode_renders_other_texts();
     test_encode_order();
     test_encode_no_result_and_errors();
+    test_out_of_memory();
     reset();
     return check_report("test_rawbody");
 }
