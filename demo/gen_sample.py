@@ -180,7 +180,7 @@ TOOLS = {
                     "priority": {"type": "string", "enum": ["low", "normal", "high"]},
                     "title": {"type": "string"},
                 },
-                "required": ["title", "priority", "details"],
+                "required": ["title", "priority"],
             },
         },
     },
@@ -209,11 +209,11 @@ REVIEW_FORMAT = {
         "strict": True,
         "schema": {
             "type": "object",
-            "properties": {
-                "change": {"type": "string"},
+            "properties": {  # in no useful order, as from a hash table
+                "notes": {"type": "string"},
                 "confidence": {"type": "number", "minimum": 0, "maximum": 1},
                 "evidence": {"type": "string"},
-                "notes": {"type": "string"},
+                "change": {"type": "string"},
             },
             "required": ["evidence", "change", "confidence"],
             "additionalProperties": False,
@@ -308,11 +308,9 @@ class Conversation:
                 args["top_k"] = 5
             return "search_docs", args
         if self.kind == "support":
-            return "create_ticket", {"title": "Export button does nothing",
+            return "create_ticket", {"title": "Export fails",
                                      "priority": rng.choice(["normal", "high"]),
-                                     "details": {"steps": "Open report, click Export",
-                                                 "expected": "A CSV download"},
-                                     "labels": ["ui", "export"]}
+                                     "labels": ["ui"]}
         if self.kind == "money":
             amount, src, dst = rng.choice(AMOUNTS)
             return "convert_currency", {"amount": amount, "from": src, "to": dst}

@@ -1,7 +1,7 @@
 -- demo/queries.sql: the questions the demo asks of the log, for the sqlite3
 -- shell (run by demo/run.sh after demo/schema.sql).  Each section says what
 -- it shows; docs/sql-conversations.md explains the same queries.
-.mode box
+.mode box --wrap 0
 .headers on
 
 .print
@@ -24,6 +24,7 @@ ORDER BY id;
 
 .print
 .print '== 2. Retries: the same request, spelled differently ======================'
+.print 'No two logged texts are equal, yet some requests were sent twice.'
 .print 'data_digest(body) is SHA-256 of the RFC 8785 canonical JSON: two texts get'
 .print 'the same digest exactly when they hold the same JSON value.  GROUP BY it to'
 .print 'deduplicate, keeping the first id of each group.'
@@ -49,20 +50,22 @@ LIMIT 8;
 
 .print
 .print 'Looking a body up by value: the expression index requests_by_digest'
-.print '(ON requests(data_digest(body))) answers it, as the plan shows.'
-.print 'Every copy of the first retried request, and how each one starts:'
+.print '(ON requests(data_digest(body))) answers it, as the plan shows:'
 EXPLAIN QUERY PLAN
 SELECT id FROM requests
 WHERE body_error IS NULL
   AND data_digest(body) = data_digest('{"model":"x","messages":[]}');
 
+.print 'A request that was retried with other whitespace and member order; both'
+.print 'copies found through the index (\n: a newline in the logged text):'
 WITH wanted AS (
   SELECT data_digest(body) AS digest FROM requests
   WHERE body_error IS NULL
-  GROUP BY data_digest(body) HAVING count(DISTINCT client) > 1
+  GROUP BY data_digest(body)
+  HAVING max(instr(body, char(10))) > 0 AND min(instr(body, char(10))) = 0
   ORDER BY min(id) LIMIT 1)
-SELECT id, client,
-       substr(replace(replace(body, char(10), ' '), '  ', ''), 1, 60) AS body_starts
+SELECT id, client, length(body) AS bytes,
+       substr(replace(body, char(10), '\n'), 1, 56) AS body_starts
 FROM requests
 WHERE body_error IS NULL
   AND data_digest(body) = (SELECT digest FROM wanted)
@@ -87,9 +90,10 @@ FROM messages
 WHERE request_id = (SELECT request_id FROM example)
 ORDER BY position;
 
-SELECT c.id AS request, substr(c.digest, 1, 16) AS messages_digest
-FROM conversations AS c
-WHERE c.id = (SELECT request_id FROM messages
+SELECT r.id AS request,
+       substr(messages_digest(r.body -> '$.messages'), 1, 16) AS messages_digest
+FROM requests AS r
+WHERE r.id = (SELECT request_id FROM messages
               GROUP BY request_id ORDER BY abs(count(*) - 8), request_id LIMIT 1);
 
 .print
@@ -98,22 +102,17 @@ WHERE c.id = (SELECT request_id FROM messages
 .print 'equals messages_digest of A (n = the number of messages in A).  Message'
 .print 'digests ignore null members and "extra" (reasoning, usage), so a session a'
 .print 'second client picked up still chains, where comparing text would not.'
-CREATE TEMP TABLE parent AS
-WITH firsts AS MATERIALIZED (   -- one request per distinct body: no retries
-  SELECT min(id) AS id FROM requests
-  WHERE body_error IS NULL
-  GROUP BY data_digest(body)
-),
-wholes AS MATERIALIZED (        -- each conversation's length and digest
+CREATE TEMP TABLE continuations AS
+WITH wholes AS MATERIALIZED (   -- each conversation's length and digest
   SELECT id, n_messages AS n, digest FROM conversations
-  WHERE id IN firsts
+  WHERE id IN first_requests
 ),
 prefixes AS MATERIALIZED (      -- the digest of every prefix of each
   SELECT request_id, position + 1 AS n,
          messages_digest_agg(message)
            OVER (PARTITION BY request_id ORDER BY position) AS digest
   FROM messages
-  WHERE request_id IN firsts
+  WHERE request_id IN first_requests
 ),
 continues AS (                  -- B's first n messages are all of A's
   SELECT b.request_id AS later, a.id AS earlier, a.n
@@ -128,38 +127,36 @@ FROM (SELECT *, row_number() OVER (PARTITION BY later ORDER BY n DESC, earlier)
 WHERE rank = 1;
 
 SELECT count(*) AS continuations,
-       count(DISTINCT earlier) AS continued,
-       (SELECT count(*) FROM (SELECT earlier FROM parent GROUP BY earlier
-                              HAVING count(*) > 1)) AS forks,
+       count(DISTINCT c.earlier) AS continued,
+       (SELECT count(*) FROM (SELECT earlier FROM continuations
+                              GROUP BY earlier HAVING count(*) > 1)) AS forks,
        count(*) FILTER (WHERE e.client <> l.client) AS across_clients
-FROM parent
-JOIN requests AS e ON e.id = parent.earlier
-JOIN requests AS l ON l.id = parent.later;
+FROM continuations AS c
+JOIN requests AS e ON e.id = c.earlier
+JOIN requests AS l ON l.id = c.later;
 
 .print 'Continuations that comparing the (minified) messages text would miss:'
-SELECT parent.later, parent.earlier, parent.n AS shared_messages,
+SELECT c.later, c.earlier, c.n AS shared_messages,
        e.client || ' > ' || l.client AS clients
-FROM parent
-JOIN requests AS e ON e.id = parent.earlier
-JOIN requests AS l ON l.id = parent.later
+FROM continuations AS c
+JOIN requests AS e ON e.id = c.earlier
+JOIN requests AS l ON l.id = c.later
 WHERE substr(l.body -> '$.messages', 1, length(e.body -> '$.messages') - 1)
    <> substr(e.body -> '$.messages', 1, length(e.body -> '$.messages') - 1)
-ORDER BY parent.later;
+ORDER BY c.later;
 
 .print 'The longest chains (each arrow: the next request of the same conversation):'
 WITH RECURSIVE chain (head, last, path, length) AS (
   SELECT f.id, f.id, f.id, 1
-  FROM (SELECT min(id) AS id FROM requests WHERE body_error IS NULL
-        GROUP BY data_digest(body)) AS f
-  WHERE f.id NOT IN (SELECT later FROM parent)
+  FROM first_requests AS f
+  WHERE f.id NOT IN (SELECT later FROM continuations)
   UNION ALL
-  SELECT chain.head, parent.later, chain.path || ' > ' || parent.later,
-         chain.length + 1
-  FROM chain JOIN parent ON parent.earlier = chain.last
+  SELECT chain.head, c.later, chain.path || ' > ' || c.later, chain.length + 1
+  FROM chain JOIN continuations AS c ON c.earlier = chain.last
 )
 SELECT length AS requests, path AS chain
 FROM chain
-WHERE last NOT IN (SELECT earlier FROM parent)
+WHERE last NOT IN (SELECT earlier FROM continuations)
 ORDER BY length DESC, head, path
 LIMIT 8;
 
@@ -168,17 +165,21 @@ LIMIT 8;
 .print "canonical_arguments(arguments) is the canonical JSON of a tool call's"
 .print 'arguments (or the text itself when a model wrote broken JSON), so calls that'
 .print 'differ only in spelling group together: what a tool-result cache could reuse.'
-SELECT call.value ->> '$.function.name' AS tool,
-       canonical_arguments(call.value ->> '$.function.arguments') AS arguments,
-       count(DISTINCT call.value ->> '$.id') AS calls,
-       count(DISTINCT call.value ->> '$.function.arguments') AS spellings,
-       count(DISTINCT message_digest(r.body -> '$.messages[0]')) AS conversations
-FROM requests AS r,
-     json_each(r.body, '$.messages') AS m,
-     json_each(m.value, '$.tool_calls') AS call
-WHERE r.body_error IS NULL
-GROUP BY tool, arguments
-HAVING calls > 1
+SELECT tool || '(' || arguments || ')' AS tool_call, calls, spellings,
+       conversations
+FROM (SELECT call.value ->> '$.function.name' AS tool,
+             canonical_arguments(call.value ->> '$.function.arguments')
+               AS arguments,
+             count(DISTINCT call.value ->> '$.id') AS calls,
+             count(DISTINCT call.value ->> '$.function.arguments') AS spellings,
+             count(DISTINCT message_digest(r.body -> '$.messages[0]'))
+               AS conversations
+      FROM requests AS r,
+           json_each(r.body, '$.messages') AS m,
+           json_each(m.value, '$.tool_calls') AS call
+      WHERE r.body_error IS NULL
+      GROUP BY tool, arguments
+      HAVING calls > 1)
 ORDER BY calls DESC, tool, arguments
 LIMIT 10;
 
@@ -187,9 +188,23 @@ LIMIT 10;
 .print 'wire_json renders a body compactly and deterministically, and writes a JSON'
 .print "Schema's properties in the order its \"required\" lists them, which is the"
 .print 'order a grammar-constrained model fills them in: evidence before verdict.'
-SELECT wire_json(body -> '$.response_format.json_schema.schema') AS response_schema
-FROM requests
-WHERE body_error IS NULL AND body -> '$.response_format' IS NOT NULL
-ORDER BY id
-LIMIT 1;
+WITH logged AS (
+  SELECT body -> '$.response_format.json_schema.schema' AS schema
+  FROM requests
+  WHERE body_error IS NULL AND body -> '$.response_format' IS NOT NULL
+  ORDER BY id LIMIT 1)
+SELECT 'as logged' AS rendering,
+       (SELECT group_concat(key, ', ') FROM json_each(schema, '$.properties'))
+         AS property_order
+FROM logged
+UNION ALL
+SELECT 'canonical_json (identity)',
+       (SELECT group_concat(key, ', ')
+        FROM json_each(canonical_json(schema), '$.properties'))
+FROM logged
+UNION ALL
+SELECT 'wire_json (sent)',
+       (SELECT group_concat(key, ', ')
+        FROM json_each(wire_json(schema), '$.properties'))
+FROM logged;
 .print

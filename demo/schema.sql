@@ -3,7 +3,8 @@
 -- a row; fills requests (the log) and messages (each body's messages).
 --
 -- Everything here runs with trusted_schema=OFF: the wirejson functions are
--- innocuous, so a generated column, an index and a view may use them.
+-- innocuous, so a generated column, an index and views may use them.
+-- (SQLite 3.40's own JSON functions are not, so the views do without.)
 PRAGMA trusted_schema = OFF;
 
 CREATE TABLE requests (
@@ -27,13 +28,24 @@ CREATE TABLE messages (
   PRIMARY KEY (request_id, position)
 ) WITHOUT ROWID;
 
--- Each valid request's conversation: how many messages, and their digest.
+-- Each valid request's conversation: how many messages, and their digest
+-- (a whole-partition window: every row of a request sees all its messages).
 CREATE VIEW conversations AS
-SELECT id,
-       json_array_length(body, '$.messages') AS n_messages,
-       messages_digest(body -> '$.messages') AS digest
+SELECT request_id AS id, n_messages, digest
+FROM (SELECT request_id, position,
+             count(*) OVER whole AS n_messages,
+             messages_digest_agg(message) OVER whole AS digest
+      FROM messages
+      WINDOW whole AS (PARTITION BY request_id ORDER BY position
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING))
+WHERE position = 0;
+
+-- The first request of each distinct body: the log without its retries.
+CREATE VIEW first_requests AS
+SELECT min(id) AS id
 FROM requests
-WHERE body_error IS NULL;
+WHERE body_error IS NULL
+GROUP BY data_digest(body);
 
 INSERT INTO requests (id, logged_at, client, body)
 SELECT line ->> 'id', line ->> 'logged_at', line ->> 'client', line ->> 'body'
