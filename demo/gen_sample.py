@@ -297,7 +297,7 @@ class Conversation:
         self.messages.append({"role": "user", "content": text})
 
     def tool_call(self):
-        """The arguments of the tool call the model would make now, or None."""
+        """The tool call the model would make now, (name, arguments), or None."""
         rng = self.rng
         if self.kind == "weather":
             return "get_weather", {"city": rng.choice(CITIES), "unit": rng.choice(UNITS)}
@@ -425,8 +425,8 @@ def generate():
         log.append((style.name, style.dump(body)))
         if rng.random() < 0.08:
             # A retry by another client: same value, other member order,
-            # whitespace and escapes.
-            other = rng.choice([s for s in STYLES if s is not style and not s.float_ints])
+            # whitespace, escapes and number spellings.
+            other = rng.choice([s for s in STYLES if s is not style])
             log.append((other.name, other.dump(body, random.Random(rng.random()))))
     for position, breaker in zip((37, 88, 150, 211, 260), BROKEN):
         plain = Style("node-sdk").dump(rng.choice(streams)[0][0])

@@ -64,7 +64,7 @@ WITH wanted AS (
   GROUP BY data_digest(body)
   HAVING max(instr(body, char(10))) > 0 AND min(instr(body, char(10))) = 0
   ORDER BY min(id) LIMIT 1)
-SELECT id, client, length(body) AS bytes,
+SELECT id, client, length(body) AS characters,
        substr(replace(body, char(10), '\n'), 1, 56) AS body_starts
 FROM requests
 WHERE body_error IS NULL

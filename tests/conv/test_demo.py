@@ -83,8 +83,8 @@ def main():
     respelled = [g for g in retried if any("\n" in bodies[i] for i in g)
                  and not all("\n" in bodies[i] for i in g)][0]
     check("lookup by value", [(r[0], r[1], r[2]) for r in
-                              t.get(("id", "client", "bytes", "body_starts"), [])],
-          [(str(i), clients[i], str(len(bodies[i].encode()))) for i in respelled])
+                              t.get(("id", "client", "characters", "body_starts"), [])],
+          [(str(i), clients[i], str(len(bodies[i]))) for i in respelled])
 
     example = min(valid, key=lambda i: (abs(len(log.message_digests[i]) - 8), i))
     check("prefix digests", [(r[0], r[3]) for r in
