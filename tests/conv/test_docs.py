@@ -25,26 +25,27 @@ def fail(name, message):
 
 
 def blocks(path):
-    """(name, sql, quoted rows, whole result?) for each ```sql block."""
+    """(name, sql, quoted rows, whole result?) for each ```sql test=NAME
+    block; every sql block of the page must carry a name."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
     out = []
-    for match in re.finditer(r"^( *)```sql\n(.*?)^\1```", text, re.S | re.M):
-        lines = [line[len(match.group(1)):] for line in match.group(2).splitlines()]
-        head = re.match(r"-- test: ([\w-]+)$", lines[0])
-        if not head:
-            sys.exit("%s: a sql block without a '-- test: NAME' line: %r" % (path, lines[0]))
+    if re.search(r"^ *```sql *$", text, re.M):
+        sys.exit("%s: a sql block without test=NAME" % path)
+    for match in re.finditer(r"^( *)```sql test=([\w-]+)\n(.*?)^\1```", text, re.S | re.M):
+        name = match.group(2)
+        lines = [line[len(match.group(1)):] for line in match.group(3).splitlines()]
         sql, quoted, whole = [], None, None
-        for line in lines[1:]:
+        for line in lines:
             if line in ("-- result:", "-- first rows:"):
                 quoted, whole = [], line == "-- result:"
             elif quoted is not None:
                 if not line.startswith("-- "):
-                    sys.exit("%s: block %s: text after its quoted result" % (path, head.group(1)))
+                    sys.exit("%s: block %s: text after its quoted result" % (path, name))
                 quoted.append(line[3:])
             else:
                 sql.append(line)
-        out.append((head.group(1), "\n".join(sql).strip() + "\n", quoted, whole))
+        out.append((name, "\n".join(sql).strip() + "\n", quoted, whole))
     return out
 
 
