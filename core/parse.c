@@ -378,9 +378,14 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 {
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, k;
-    uint32_t *names = p->keys + key_base;
+    uint32_t *names;
     size_t dup_at = SIZE_MAX;
 
+    if (n == 0) { /* p->keys may still be NULL: no arithmetic on it */
+        doc->nodes[obj].aux = p->n_order;
+        return WJ_OK;
+    }
+    names = p->keys + key_base;
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);

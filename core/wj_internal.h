@@ -123,10 +123,12 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name_node)
     return s;
 }
 
-/* The sorted name nodes of an object node. */
+/* The sorted name nodes of an object node.  doc->order is NULL while no
+ * object has members, and arithmetic on NULL is undefined even by 0. */
 static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
 {
-    return doc->order + doc->nodes[obj].aux;
+    return doc->nodes[obj].count ? doc->order + doc->nodes[obj].aux
+                                 : doc->order;
 }
 
 /* Finds the member called name in obj; returns its position in
