@@ -43,9 +43,10 @@ def describe(tools):
         "kernel": platform.release(),
         "sqlite": sqlite3.sqlite_version,
         "python": platform.python_version(),
-        "jq": version(["jq", "--version"]) if tools.get("jq") else "missing",
+        "jq": version(["jq", "--version"]) if tools.get("jq") else "jq missing",
         "node": version(["node", "--version"]) if tools.get("node") else "missing",
-        "openssl": version([tools["openssl"], "version"]) if tools.get("openssl") else "missing",
+        "openssl": (version([tools["openssl"], "version"]) if tools.get("openssl")
+                    else "OpenSSL missing"),
         "wirejson": tools.get("wirejson_version") or "missing",
     }
 

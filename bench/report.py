@@ -104,23 +104,30 @@ def memory_factor(s, base_kb, nbytes):
 def single_table(contenders, small, big, summ_small, summ_big, data_big):
     base = {c.table: c.key for c in contenders if c.role == "baseline"}
     lines = ["| contender | s at %s | s at %s | growth | json()'s growth | growth ÷ json()'s "
-             "| peak RSS MB at %s | (peak − idle) ÷ body |" % (small, big, big),
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| peak RSS MB at %s | (peak − idle) ÷ body | (peak − scan) ÷ body |"
+             % (small, big, big),
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    scan = summ_big[next(c.key for c in contenders
+                         if c.table == "bodies" and c.role == "floor")]
+    scan_kb = scan["rss_mb"] * 1024 if scan["status"] == "ok" and scan["rss_mb"] else None
     for c in contenders:
         if c.table != "bodies" or c.kind == "sha":
             continue
         a, b = summ_small[c.key], summ_big[c.key]
         if a["status"] != "ok" or b["status"] != "ok":
-            lines.append("| %s | %s | %s | | | | | |" % (
+            lines.append("| %s | %s | %s | | | | | | |" % (
                 c.name, a["status"].split(":")[0], b["status"].split(":")[0]))
             continue
         g = growth(a, b)
         gj = growth(summ_small[base["bodies"]], summ_big[base["bodies"]])
-        mem = memory_factor(b, data_big["idle_rss_kb"], data_big["bytes"]["bodies"]) \
-            if c.kind == "sql" else None
-        lines.append("| %s | %.3f | %.3f | %.2f | %s | %s | %s | %s |" % (
+        nbytes = data_big["bytes"]["bodies"]
+        sql = c.kind == "sql"
+        mem = memory_factor(b, data_big["idle_rss_kb"], nbytes) if sql else None
+        beyond = memory_factor(b, scan_kb, nbytes) if sql else None
+        lines.append("| %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s |" % (
             c.name, a["median"], b["median"], g, fmt(gj, ".2f"),
-            fmt(g / gj if gj else None, ".2f"), fmt(b["rss_mb"], ".0f"), fmt(mem, ".2f")))
+            fmt(g / gj if gj else None, ".2f"), fmt(b["rss_mb"], ".0f"), fmt(mem, ".2f"),
+            fmt(beyond, ".2f")))
     return lines
 
 
@@ -189,3 +196,15 @@ def targets_table(rows):
     lines = ["| target | measured | verdict |", "|---|---|---|"]
     lines += ["| %s | %s | %s |" % r for r in rows]
     return lines
+
+
+def agreement_lines(rows, where):
+    if not rows:
+        return ["Not checked (the extension or Node is missing)."]
+    out = []
+    for fn, same, total, first in rows:
+        line = "- %s on %s: %d of %d rows give Node's digest" % (fn, where, same, total)
+        if first is not None:
+            line += " — first difference at row %s" % first
+        out.append(line)
+    return out
