@@ -5,7 +5,8 @@
  * Decoded names are UTF-8 (lone surrogates in their 3-byte form), so memcmp
  * orders them by code point.  UTF-16 order differs only where a character
  * at U+E000 or above meets a supplementary character or a lone surrogate;
- * the UTF-16 comparison resolves that at the first differing character.
+ * the UTF-16 comparison reads code units from the first differing character
+ * on (a lone high surrogate and a pair may share their first unit).
  */
 #include "wj_internal.h"
 
@@ -18,25 +19,46 @@ int wj_compare_bytes(wj_span a, wj_span b)
     return a.len < b.len ? -1 : a.len > b.len;
 }
 
-/* The first UTF-16 code unit of the character starting at s (s[0] is a
- * lead byte), scaled so that the second unit breaks ties. */
-static uint32_t utf16_key(const unsigned char *s, size_t avail)
+/* Reads a decoded name as a stream of UTF-16 code units. */
+typedef struct units {
+    const unsigned char *s;
+    size_t len;
+    size_t i;
+    uint32_t low; /* the pending low surrogate of a pair, or 0 */
+} units;
+
+/* The next code unit plus one, or 0 at the end (so that a prefix sorts
+ * first).  Characters are well-formed (generalized) UTF-8: a lone surrogate
+ * is its own 3-byte unit. */
+static uint32_t next_unit(units *u)
 {
+    const unsigned char *s = u->s + u->i;
     uint32_t cp;
-    if (s[0] < 0x80 || avail < 2)
-        return (uint32_t)s[0] << 10;
-    if (s[0] < 0xE0)
-        cp = (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu);
-    else if (s[0] < 0xF0 || avail < 4)
-        cp = (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-             (avail > 2 ? s[2] & 0x3Fu : 0);
-    else {
-        cp = (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-             (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
-        cp -= 0x10000;
-        return (0xD800 + (cp >> 10)) << 10 | (cp & 0x3FF);
+    if (u->low) {
+        cp = u->low;
+        u->low = 0;
+        return cp + 1;
     }
-    return cp << 10;
+    if (u->i >= u->len)
+        return 0;
+    if (s[0] < 0x80) {
+        u->i += 1;
+        return s[0] + 1u;
+    }
+    if (s[0] < 0xE0) {
+        u->i += 2;
+        return ((uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu)) + 1;
+    }
+    if (s[0] < 0xF0) {
+        u->i += 3;
+        return ((uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
+                (s[2] & 0x3Fu)) + 1;
+    }
+    u->i += 4;
+    cp = ((uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
+          (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu)) - 0x10000;
+    u->low = 0xDC00 + (cp & 0x3FF);
+    return 0xD800 + (cp >> 10) + 1;
 }
 
 int wj_compare_utf16(wj_span a, wj_span b)
@@ -44,17 +66,30 @@ int wj_compare_utf16(wj_span a, wj_span b)
     const unsigned char *x = (const unsigned char *)a.ptr;
     const unsigned char *y = (const unsigned char *)b.ptr;
     size_t n = a.len < b.len ? a.len : b.len, i = 0;
+    units ua, ub;
     uint32_t kx, ky;
 
     while (i < n && x[i] == y[i])
         i++;
     if (i == n)
         return a.len < b.len ? -1 : a.len > b.len;
-    /* Back up to the start of the character where they differ. */
+    /* Back up to the start of the character where they differ, then
+     * compare unit by unit: a lone high surrogate and a pair can share
+     * their first unit, and the units after decide. */
     while (i > 0 && (x[i] & 0xC0) == 0x80)
         i--;
-    kx = utf16_key(x + i, a.len - i);
-    ky = utf16_key(y + i, b.len - i);
+    ua.s = x;
+    ua.len = a.len;
+    ua.i = i;
+    ua.low = 0;
+    ub.s = y;
+    ub.len = b.len;
+    ub.i = i;
+    ub.low = 0;
+    do {
+        kx = next_unit(&ua);
+        ky = next_unit(&ub);
+    } while (kx == ky && kx != 0);
     return kx < ky ? -1 : kx > ky;
 }
 
