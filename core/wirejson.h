@@ -188,8 +188,18 @@ wj_code wj_sha256_hex(const void *data, size_t len,
 /* ------------------------------------------------------ raw request bodies */
 
 /*
+ * text (UTF-8) as a JSON string literal with the wire rendering's escapes,
+ * the combining-mark rule included: how with_top_level quotes a plain SQL
+ * string.  WJ_ERR_ARGUMENT when text is not valid UTF-8.  The result is
+ * released with wj_free().
+ */
+wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
+                      char **out, size_t *out_len, wj_error *err);
+
+/*
  * body with the value of every top-level member whose decoded name equals
- * name replaced by the JSON text value (inserted as given), every other byte
+ * name replaced by value, which must be JSON text (duplicate names allowed;
+ * its input errors are returned, with offsets into value), every other byte
  * unchanged.  *out is NULL (and WJ_OK returned) when body is not an object
  * the scanner can follow or holds no such member.  Duplicate member names
  * are allowed here, at any depth.

@@ -178,9 +178,6 @@ void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
  */
 wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
                           wj_error *err);
-/* The same as a new NUL-terminated buffer, released with wj_free(). */
-wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
-                      char **out, size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------------ order */
 

@@ -11,7 +11,6 @@
  * rendering's escapes by the core.
  */
 #include "ext.h"
-#include "wj_internal.h"
 
 #include <math.h>
 
