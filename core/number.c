@@ -1,23 +1,93 @@
 /*
  * number.c - JSON number lexemes to doubles and doubles to ECMAScript text.
  *
- * Parsing: short lexemes take Clinger's exact fast path; the rest are cut
- * down exactly to at most 801 significant digits and handed to the C
- * library's correctly rounded strtod, spelled without a decimal point so
- * the process locale cannot change the reading.
+ * Parsing: up to 19 significant digits take Clinger's exact fast path or
+ * one 64 x 128-bit product with a tabled power of ten, whichever settles
+ * the rounding; the rest are cut down exactly to at most 801 significant
+ * digits and handed to the C library's correctly rounded strtod, spelled
+ * without a decimal point so that the process locale cannot change the
+ * reading.  No state is kept between calls.
  *
- * Formatting: the shortest digits that read back to the same double, found
- * by trying 1..17 significant digits of the exact decimal expansion, then
+ * Formatting: the shortest digits that read back to the same double, the
+ * closest to it among those, found in one pass with a 64 x 128-bit scaling
+ * by a tabled power of ten whose exactness tools/gen_pow10.py proves, then
  * laid out as ECMAScript's Number::toString does.
  */
 #include "number.h"
+#include "number_pow10.h"
 
 #include <errno.h>
 #include <float.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ------------------------------------------------------------ arithmetic */
+
+/* floor(x / 2^s) for either sign of x, without relying on how >> treats
+ * negative numbers. */
+static int floor_shift(int64_t x, int s)
+{
+    return (int)(x >= 0 ? x >> s : ~(~x >> s));
+}
+
+/* floor(q log10 2), floor(log10(3/4 2^q)) and floor(e log2 10) for the
+ * exponents of doubles (tools/gen_pow10.py checks every one). */
+static int floor_log10_pow2(int q)
+{
+    return floor_shift((int64_t)q * 1262611, 22);
+}
+
+static int floor_log10_three_quarters_pow2(int q)
+{
+    return floor_shift((int64_t)q * 1262611 - 524031, 22);
+}
+
+static int floor_log2_pow10(int e)
+{
+    return floor_shift((int64_t)e * 1741647, 19);
+}
+
+/* The high and low 64 bits of a * b. */
+static void multiply_64(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+#ifdef __SIZEOF_INT128__
+    __extension__ unsigned __int128 p = (unsigned __int128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+#else
+    uint64_t a0 = a & 0xffffffffu, a1 = a >> 32;
+    uint64_t b0 = b & 0xffffffffu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+#endif
+}
+
+/* The 192-bit product m * g of a 64-bit m and a table entry g = {high,
+ * low}: its top 64 bits, the 64 below them, and the lowest 64. */
+static void multiply_pow10(uint64_t m, const uint64_t g[2], uint64_t *top,
+                           uint64_t *mid, uint64_t *low)
+{
+    uint64_t hi_hi, hi_lo, lo_hi;
+    multiply_64(m, g[0], &hi_hi, &hi_lo);
+    multiply_64(m, g[1], &lo_hi, low);
+    *mid = hi_lo + lo_hi;
+    *top = hi_hi + (*mid < hi_lo);
+}
+
+static int leading_zeros(uint64_t x) /* x != 0 */
+{
+    int n = 0;
+    for (int step = 32; step; step >>= 1) {
+        if (!(x >> (64 - step))) {
+            n += step;
+            x <<= step;
+        }
+    }
+    return n;
+}
 
 /* ---------------------------------------------------------------- parsing */
 
@@ -106,57 +176,86 @@ static const uint64_t exact_pow10_int[16] = {
     10000000000000u, 100000000000000u, 1000000000000000u};
 
 /*
- * Clinger's fast path: a significand below 2^53 and a power of ten a double
- * holds exactly give a correctly rounded result with one operation.
- * Returns 1 and sets *out when it applies.
+ * Clinger's fast path for w * 10^e: when w is below 2^53 and 10^e is a
+ * double (after moving some of a large e into w), one correctly rounded
+ * operation on exact operands gives the answer.  Returns 1 and sets *out
+ * when it applies.
  */
-static int parse_fast(const decimal *dec, double *out)
+static int parse_exact(uint64_t w, int64_t e, double *out)
 {
 #if FLT_EVAL_METHOD == 0
-    if (dec->count > 19)
+    const uint64_t limit = (uint64_t)1 << 53;
+    if (w > limit || e < -22 || e > 22 + 15)
         return 0;
-    uint64_t w = 0;
-    for (size_t i = 0; i < dec->count; i++)
-        w = w * 10 + (uint64_t)(digit_at(dec, dec->first + i) - '0');
-    if (w > ((uint64_t)1 << 53))
-        return 0;
-    int64_t scale = dec->point - (int64_t)dec->count; /* value = w * 10^scale */
-    if (scale > 22) {
-        /* Move the excess into w while w stays below 2^53. */
-        if (scale > 22 + 15 || w > ((uint64_t)1 << 53) / exact_pow10_int[scale - 22])
+    if (e > 22) {
+        if (w > limit / exact_pow10_int[e - 22])
             return 0;
-        w *= exact_pow10_int[scale - 22];
-        scale = 22;
+        w *= exact_pow10_int[e - 22];
+        e = 22;
     }
-    if (scale < -22)
-        return 0;
     double v = (double)w;
-    if (scale < 0)
-        v /= exact_pow10[-scale];
-    else
-        v *= exact_pow10[scale];
-    *out = v;
+    *out = e < 0 ? v / exact_pow10[-e] : v * exact_pow10[e];
     return 1;
-#else
-    (void)dec;
+#else /* double rounding in wider registers would break the argument */
+    (void)w;
+    (void)e;
     (void)out;
     return 0;
 #endif
 }
 
 /*
+ * w * 10^e for 0 < w < 2^64 with one 64 x 128-bit product by the tabled
+ * g = ceil(10^e / 2^r).  With w shifted up to 64 significant bits, the
+ * product P exceeds the exact w 10^e / 2^r by less than 2^64, or equals it
+ * when the entry is exact (0 <= e <= POW10_EXACT_MAX).  So when P's low
+ * 128 bits are at least 2^64, its top 64 bits are exact and something
+ * nonzero lies below them, which settles the rounding; otherwise returns
+ * 0 and leaves the case to strtod.  Returns 1 and sets *out (infinity on
+ * overflow) when it decides.
+ */
+static int parse_scaled(uint64_t w, int64_t e, double *out)
+{
+    if (e < POW10_E_MIN || e > POW10_E_MAX)
+        return 0;
+    int lz = leading_zeros(w);
+    uint64_t top, mid, low;
+    multiply_pow10(w << lz, pow10_table[e - POW10_E_MIN], &top, &mid, &low);
+    int exact = e >= 0 && e <= POW10_EXACT_MAX;
+    if (!exact && mid == 0)
+        return 0;
+    int below = mid != 0 || low != 0; /* nonzero bits under top */
+
+    /* value = (top + below) * 2^b; top >= 2^62 as both factors are full. */
+    int b = floor_log2_pow10((int)e) + 1 - lz;
+    int lead = top >> 63 ? 63 : 62;
+    int shift = lead - 52;         /* bits of top under the significand */
+    int biased = lead + b + 1023;  /* the exponent field, if normal */
+    if (biased < 1) {              /* subnormal: unit 2^-1074 */
+        shift += 1 - biased;
+        biased = 1;
+        if (shift >= 64)
+            return 0;
+    }
+    uint64_t significand = top >> shift;
+    uint64_t half = (uint64_t)1 << (shift - 1);
+    uint64_t rest = top & ((half << 1) - 1);
+    if (rest > half || (rest == half && (below || (significand & 1))))
+        significand++; /* a carry to 2^53 or 2^52 bumps the exponent */
+    uint64_t bits = ((uint64_t)(biased - 1) << 52) + significand;
+    if (bits > 0x7ff0000000000000u)
+        bits = 0x7ff0000000000000u;
+    memcpy(out, &bits, sizeof bits);
+    return 1;
+}
+
+/*
  * The general case: the digits (at most MAX_DIGITS, then a sticky 1) and an
  * exponent, without a decimal point, through strtod.  Such a subject
- * sequence reads the same in every locale.  Returns -1 on overflow.
+ * sequence reads the same in every locale.
  */
-static int parse_slow(const decimal *dec, double *out)
+static double parse_slow(const decimal *dec)
 {
-    if (dec->point > 309) /* >= 10^309, past DBL_MAX's midpoint */
-        return -1;
-    if (dec->point < -323) { /* < 10^-324, below half the least subnormal */
-        *out = 0.0;
-        return 0;
-    }
     char text[MAX_DIGITS + 1 + 8];
     size_t n = dec->count < MAX_DIGITS ? dec->count : MAX_DIGITS;
     for (size_t i = 0; i < n; i++)
@@ -184,120 +283,206 @@ static int parse_slow(const decimal *dec, double *out)
     int saved_errno = errno;
     double v = strtod(text, NULL);
     errno = saved_errno;
-    if (v > DBL_MAX)
-        return -1;
-    *out = v;
-    return 0;
+    return v;
 }
 
 int wj_number_parse(const char *lexeme, size_t len, double *out)
 {
     decimal dec;
     decimal_scan(lexeme, len, &dec);
-    double v;
-    if (dec.count == 0)
-        v = 0.0;
-    else if (!parse_fast(&dec, &v) && parse_slow(&dec, &v) != 0)
+    double v = 0.0;
+    if (dec.count == 0 || dec.point < -323) {
+        /* 0, or below 10^-324, under half the least subnormal */
+    } else if (dec.point > 309) { /* 10^309 or more, past DBL_MAX */
         return -1;
+    } else {
+        uint64_t w = 0;
+        int64_t e = dec.point - (int64_t)dec.count; /* value = w * 10^e */
+        if (dec.count <= 19) {
+            for (size_t i = 0; i < dec.count; i++)
+                w = w * 10 + (uint64_t)(digit_at(&dec, dec.first + i) - '0');
+        }
+        if (!(w && (parse_exact(w, e, &v) || parse_scaled(w, e, &v))))
+            v = parse_slow(&dec);
+        if (v > DBL_MAX)
+            return -1;
+    }
     *out = dec.negative ? -v : v;
     return 0;
 }
 
 /* ------------------------------------------------------------- formatting */
 
-/* Reads digits[0..n) * 10^exp back through strtod, locale-free as above. */
-static double digits_read(const char *digits, int n, int exp)
-{
-    char text[40];
-    memcpy(text, digits, (size_t)n);
-    snprintf(text + n, sizeof text - (size_t)n, "e%d", exp);
-    int saved_errno = errno;
-    double v = strtod(text, NULL);
-    errno = saved_errno;
-    return v;
-}
+/*
+ * A finite double is v = c * 2^q.  It reads back from any decimal inside
+ * its rounding interval, bounded by the midpoints to its neighbours and
+ * closed when c is even.  In units of 2^(q-2) the interval runs from cbl to
+ * cbr around cb = 4c.  Its width, 2^q (3/4 2^q when c = 2^52 and the
+ * neighbour below is nearer), lies in [10^k, 10^(k+1)) for the k chosen
+ * below, so it holds s or s + 1 times 10^k, s = floor(v / 10^k), and at
+ * most one multiple of 10^(k+1): the shortest decimal is among these.
+ *
+ * Comparing v / 10^k and the bounds with integers needs only their integer
+ * parts and whether they are integers, which the scaling computes exactly
+ * as round-to-odd values: floor(x), with its low bit set when x is not an
+ * integer.  Comparing such a value with an even integer gives the same
+ * answer as comparing x itself.
+ */
+#define Q_MIN (-1074)
+#define C_MIN ((uint64_t)1 << 52)
 
-/* Adds or subtracts one unit in the last place of digits[0..n), keeping n
- * digits and adjusting *exp when the digit count would change. */
-static void digits_step(char *digits, int n, int *exp, int up)
+/*
+ * m * g / 2^128 rounded to odd, for g = ceil(10^e / 2^r) from the table:
+ * the top 64 bits of the product, with the low bit set when any of the 66
+ * bits below them is.  tools/gen_pow10.py proves that this equals the
+ * round-to-odd value of the exact m * 10^e / 2^(r + 128) for every m and
+ * e the formatter uses (the table's excess never reaches 2^-66).
+ */
+static uint64_t scale_round_odd(uint64_t m, const uint64_t g[2])
 {
-    int i = n - 1;
-    if (up) {
-        while (i >= 0 && digits[i] == '9')
-            digits[i--] = '0';
-        if (i >= 0) {
-            digits[i]++;
-        } else { /* 99..9 + 1 = 100..0: one digit more, shift right */
-            digits[0] = '1';
-            (*exp)++;
-        }
-    } else {
-        while (i >= 0 && digits[i] == '0')
-            digits[i--] = '9';
-        digits[i]--;
-        if (digits[0] == '0') { /* 100..0 - 1 = 099..9: shift left */
-            memmove(digits, digits + 1, (size_t)(n - 1));
-            digits[n - 1] = '9';
-            (*exp)--;
-        }
-    }
+    uint64_t top, mid, low;
+    multiply_pow10(m, g, &top, &mid, &low);
+    return top | ((mid | low >> 62) != 0);
 }
 
 /*
- * The shortest digits that read back as d (> 0, finite), the closest to d
- * among them: into digits, returning their count; *exp is such that
- * d ~ digits * 10^exp.
+ * For the least subnormals v / 10^k is below 100, where a multiple of ten
+ * does not always have fewer digits than its neighbours (9 and 10 both
+ * have one).  Tries every candidate near s: the fewest digits, then the
+ * closest (no ties here: v / 10^k is never a half-integer at this scale).
  */
-static int shortest_digits(double d, char *digits, int *exp)
+static uint64_t shortest_small(uint64_t vbl, uint64_t vb, uint64_t vbr,
+                               unsigned out)
 {
-    for (int n = 1; n <= 17; n++) {
-        /* The nearest n-digit decimal, exactly rounded by printf. */
-        char text[48];
-        snprintf(text, sizeof text, "%.*e", n - 1, d);
-        /* "D<radix>DDDe+XX": take the digits around any radix spelling. */
-        const char *p = text;
-        int got = 0;
-        while (*p != 'e') {
-            if (*p >= '0' && *p <= '9')
-                digits[got++] = *p;
-            p++;
+    uint64_t s = vb >> 2;
+    uint64_t best = 0;
+    int best_len = 4;
+    for (uint64_t n = s > 10 ? s - 10 : 1; n <= s + 10; n++) {
+        if (vbl + out > n << 2 || (n << 2) + out > vbr)
+            continue;
+        uint64_t lead = n;
+        while (lead % 10 == 0)
+            lead /= 10;
+        int len = lead < 10 ? 1 : lead < 100 ? 2 : 3;
+        if (len < best_len || (len == best_len && vb > 2 * (best + n))) {
+            best = n;
+            best_len = len;
         }
-        *exp = atoi(p + 1) - (n - 1);
-        double back = digits_read(digits, n, *exp);
-        if (back == d)
-            return n;
-        /* The other n-digit neighbour of d may still read back as d when
-         * the doubles around d are unevenly spaced. */
-        digits_step(digits, n, exp, back < d);
-        if (digits_read(digits, n, *exp) == d)
-            return n;
     }
-    return 0; /* not reached: 17 digits always read back */
+    return best;
 }
 
-/* Writes the ECMAScript layout of digits[0..k) * 10^(n-k) at p. */
+/*
+ * The shortest decimal s * 10^exp in the rounding interval of c * 2^q,
+ * the closest to it among those (the even one on a tie).
+ */
+static uint64_t shortest_decimal(uint64_t c, int q, int *exp)
+{
+    unsigned out = (unsigned)(c & 1); /* odd c: the interval is open */
+    uint64_t cb = c << 2, cbr = cb + 2, cbl;
+    int k;
+    if (c != C_MIN || q == Q_MIN) {
+        cbl = cb - 2;
+        k = floor_log10_pow2(q);
+    } else { /* a power of two: the neighbour below is nearer */
+        cbl = cb - 1;
+        k = floor_log10_three_quarters_pow2(q);
+    }
+    int h = q + floor_log2_pow10(-k) + 1;
+    const uint64_t *g = pow10_table[-k - POW10_E_MIN];
+    uint64_t vb = scale_round_odd(cb << h, g);
+    uint64_t vbl = scale_round_odd(cbl << h, g);
+    uint64_t vbr = scale_round_odd(cbr << h, g);
+    *exp = k;
+
+    uint64_t s = vb >> 2;
+    if (s < 100)
+        return shortest_small(vbl, vb, vbr, out);
+    /* The interval is narrower than 10 units, so it holds at most one
+     * multiple of ten, and that one has the fewest digits. */
+    uint64_t s10 = s / 10 * 10, t10 = s10 + 10;
+    int s10_in = vbl + out <= s10 << 2;
+    int t10_in = (t10 << 2) + out <= vbr;
+    if (s10_in != t10_in)
+        return s10_in ? s10 : t10;
+    /* Otherwise all candidates have as many digits: s or s + 1, whichever
+     * is inside, or the closer (even on a tie) when both are. */
+    uint64_t t = s + 1;
+    int s_in = vbl + out <= s << 2;
+    int t_in = (t << 2) + out <= vbr;
+    if (s_in != t_in)
+        return s_in ? s : t;
+    uint64_t midpoint = (s << 2) + 2;
+    return vb < midpoint || (vb == midpoint && (s & 1) == 0) ? s : t;
+}
+
+static const char digit_pairs[201] =
+    "0001020304050607080910111213141516171819"
+    "2021222324252627282930313233343536373839"
+    "4041424344454647484950515253545556575859"
+    "6061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Writes the 8 decimal digits of v < 10^8, leading zeros too, at p. */
+static void digits_write8(uint32_t v, char *p)
+{
+    uint32_t hi = v / 10000, lo = v % 10000;
+    memcpy(p, digit_pairs + 2 * (hi / 100), 2);
+    memcpy(p + 2, digit_pairs + 2 * (hi % 100), 2);
+    memcpy(p + 4, digit_pairs + 2 * (lo / 100), 2);
+    memcpy(p + 6, digit_pairs + 2 * (lo % 100), 2);
+}
+
+/* Writes the decimal digits of n > 0 ending just before end; returns how
+ * many. */
+static int digits_write(uint64_t n, char *end)
+{
+    char *p = end;
+    while (n >= 100000000) {
+        uint64_t rest = n / 100000000;
+        p -= 8;
+        digits_write8((uint32_t)(n - rest * 100000000), p);
+        n = rest;
+    }
+    uint32_t m = (uint32_t)n;
+    while (m >= 100) {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * (m % 100), 2);
+        m /= 100;
+    }
+    if (m >= 10) {
+        p -= 2;
+        memcpy(p, digit_pairs + 2 * m, 2);
+    } else {
+        *--p = (char)('0' + m);
+    }
+    return (int)(end - p);
+}
+
+/* Writes the ECMAScript layout of digits[0..k) * 10^(n-k) at p (k >= 1,
+ * the last digit not 0); returns the length. */
 static size_t layout(const char *digits, int k, int n, char *p)
 {
     char *start = p;
-    if (k <= n && n <= 21) {
+    if (k <= n && n <= 21) { /* an integer: digits, then zeros */
         memcpy(p, digits, (size_t)k);
         p += k;
         memset(p, '0', (size_t)(n - k));
         p += n - k;
-    } else if (0 < n && n <= 21) {
+    } else if (0 < n && n <= 21) { /* the point among the digits */
         memcpy(p, digits, (size_t)n);
         p += n;
         *p++ = '.';
         memcpy(p, digits + n, (size_t)(k - n));
         p += k - n;
-    } else if (-6 < n && n <= 0) {
+    } else if (-6 < n && n <= 0) { /* 0.000ddd */
         *p++ = '0';
         *p++ = '.';
         memset(p, '0', (size_t)-n);
         p += -n;
         memcpy(p, digits, (size_t)k);
         p += k;
-    } else {
+    } else { /* d.ddde+x */
         *p++ = digits[0];
         if (k > 1) {
             *p++ = '.';
@@ -305,46 +490,76 @@ static size_t layout(const char *digits, int k, int n, char *p)
             p += k - 1;
         }
         *p++ = 'e';
-        int e = n - 1;
-        *p++ = e < 0 ? '-' : '+';
-        if (e < 0)
-            e = -e;
-        if (e >= 100)
+        *p++ = n - 1 < 0 ? '-' : '+';
+        int e = n - 1 < 0 ? 1 - n : n - 1; /* at most 324 */
+        if (e >= 100) {
             *p++ = (char)('0' + e / 100);
-        if (e >= 10)
-            *p++ = (char)('0' + e / 10 % 10);
-        *p++ = (char)('0' + e % 10);
+            e %= 100;
+            memcpy(p, digit_pairs + 2 * e, 2);
+            p += 2;
+        } else if (e >= 10) {
+            memcpy(p, digit_pairs + 2 * e, 2);
+            p += 2;
+        } else {
+            *p++ = (char)('0' + e);
+        }
     }
     return (size_t)(p - start);
 }
 
 size_t wj_number_format(double d, char *buf)
 {
-    if (d != d) {
-        memcpy(buf, "NaN", 3);
-        return 3;
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    char *p = buf;
+    if (bits >> 63)
+        *p++ = '-';
+    uint64_t fraction = bits & (C_MIN - 1);
+    int biased = (int)(bits >> 52 & 0x7ff);
+    if (biased == 0x7ff) { /* not finite: Number::toString's words */
+        if (fraction) {
+            memcpy(buf, "NaN", 3);
+            return 3;
+        }
+        memcpy(p, "Infinity", 8);
+        return (size_t)(p - buf) + 8;
     }
-    if (d == 0) {
+    if (biased == 0 && fraction == 0) { /* 0 and -0 */
         buf[0] = '0';
         return 1;
     }
-    size_t sign = 0;
-    if (d < 0) {
-        buf[sign++] = '-';
-        d = -d;
+    uint64_t c = biased ? fraction | C_MIN : fraction;
+    int q = (biased ? biased : 1) - 1075;
+
+    char digits[24];
+    char *end = digits + sizeof digits;
+    int k, exp;
+    if (q <= 0 && q > -53 && (c & (((uint64_t)1 << -q) - 1)) == 0) {
+        /* An integer below 2^53: its own digits are the shortest. */
+        uint64_t n = c >> -q;
+        exp = 0;
+        while (n % 10 == 0) {
+            n /= 10;
+            exp++;
+        }
+        k = digits_write(n, end);
+    } else {
+        uint64_t s = shortest_decimal(c, q, &exp);
+        while (s % 10000 == 0) {
+            s /= 10000;
+            exp += 4;
+        }
+        if (s % 100 == 0) {
+            s /= 100;
+            exp += 2;
+        }
+        if (s % 10 == 0) {
+            s /= 10;
+            exp++;
+        }
+        k = digits_write(s, end);
     }
-    if (d > DBL_MAX) {
-        memcpy(buf + sign, "Infinity", 8);
-        return sign + 8;
-    }
-    char digits[18];
-    int exp;
-    int k = shortest_digits(d, digits, &exp);
-    while (k > 1 && digits[k - 1] == '0') {
-        k--;
-        exp++;
-    }
-    return sign + layout(digits, k, exp + k, buf + sign);
+    return (size_t)(p - buf) + layout(end - k, k, exp + k, p);
 }
 
 /* --------------------------------------------------------------- canonical */
