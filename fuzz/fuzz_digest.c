@@ -1,0 +1,184 @@
+/*
+ * fuzz_digest.c - wj_message_digest and wj_messages_digest (SPEC §6).
+ * Input: the JSON text, then optionally NUL and ignored member names,
+ * NUL-separated.
+ *
+ * Invariants: bad input gets the parser's error; message_digest(m, k...) is
+ * SHA-256 of the canonical JSON of m written again without its null
+ * members, `extra` and the names k; messages_digest(a) is SHA-256 of the
+ * elements' message digests concatenated; a respelling of the input has the
+ * same digests; a failed n-th allocation is out of memory and leaks nothing.
+ */
+#include "fuzz_rendering.h"
+
+#include <string.h>
+
+#define MAX_PARTS 4
+
+static int is_ignored(wj_span name, const wj_name *ignored, size_t n)
+{
+    size_t k;
+    if (name.len == 5 && memcmp(name.ptr, "extra", 5) == 0)
+        return 1;
+    for (k = 0; k < n; k++)
+        if (ignored[k].len == name.len &&
+            memcmp(ignored[k].ptr, name.ptr, name.len) == 0)
+            return 1;
+    return 0;
+}
+
+/* The digest message_digest must give for the object at node, from the
+ * object's own text with the left-out members dropped. */
+static wj_code expected_message(const wj_doc *doc, uint32_t node,
+                                const wj_name *ignored, size_t n_ignored,
+                                char hex[WJ_DIGEST_HEX_SIZE])
+{
+    fuzz_buf text = {NULL, 0, 0};
+    uint32_t k, name = node + 1;
+    int first = 1;
+    wj_code rc;
+
+    fuzz_buf_putc(&text, '{');
+    for (k = 0; k < doc->nodes[node].count;
+         k++, name = doc->nodes[name + 1].next) {
+        const wj_node *v = &doc->nodes[name + 1];
+        if (v->type == WJ_NULL ||
+            is_ignored(wj_doc_name(doc, name), ignored, n_ignored))
+            continue;
+        if (!first)
+            fuzz_buf_putc(&text, ',');
+        first = 0;
+        fuzz_buf_put(&text, doc->json + doc->nodes[name].start,
+                     v->end - doc->nodes[name].start);
+    }
+    fuzz_buf_putc(&text, '}');
+    rc = wj_data_digest(text.ptr, text.len, NULL, hex, NULL);
+    fuzz_buf_free(&text);
+    return rc;
+}
+
+static void check_message(const char *json, size_t len, const wj_doc *doc,
+                          const wj_name *ignored, size_t n_ignored,
+                          char hex[WJ_DIGEST_HEX_SIZE])
+{
+    char want[WJ_DIGEST_HEX_SIZE];
+    wj_error err;
+    wj_code rc = wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap,
+                                   hex, &err);
+    fuzz_check_error(rc, &err, len);
+    if (doc->nodes[0].type != WJ_OBJECT) {
+        FUZZ_CHECK(rc == WJ_ERR_TYPE);
+        return;
+    }
+    FUZZ_CHECK(rc == expected_message(doc, 0, ignored, n_ignored, want));
+    if (rc == WJ_OK)
+        FUZZ_CHECK(memcmp(hex, want, WJ_DIGEST_HEX_SIZE) == 0);
+}
+
+static void check_messages(const char *json, size_t len, const wj_doc *doc,
+                           char hex[WJ_DIGEST_HEX_SIZE])
+{
+    char want[WJ_DIGEST_HEX_SIZE], one[WJ_DIGEST_HEX_SIZE];
+    fuzz_buf cat = {NULL, 0, 0};
+    wj_error err;
+    wj_code rc = wj_messages_digest(json, len, &fuzz_heap, hex, &err), erc;
+    uint32_t k, e = 1;
+
+    fuzz_check_error(rc, &err, len);
+    if (doc->nodes[0].type != WJ_ARRAY) {
+        FUZZ_CHECK(rc == WJ_ERR_TYPE);
+        return;
+    }
+    for (k = 0; k < doc->nodes[0].count; k++, e = doc->nodes[e].next) {
+        erc = doc->nodes[e].type == WJ_OBJECT
+                  ? expected_message(doc, e, NULL, 0, one)
+                  : WJ_ERR_TYPE;
+        if (erc != WJ_OK) {
+            FUZZ_CHECK(rc == erc);
+            fuzz_buf_free(&cat);
+            return;
+        }
+        fuzz_buf_put(&cat, one, 64);
+    }
+    FUZZ_CHECK(rc == WJ_OK);
+    FUZZ_CHECK(wj_sha256_hex(cat.ptr ? cat.ptr : "", cat.len, want) == WJ_OK);
+    FUZZ_CHECK(memcmp(hex, want, WJ_DIGEST_HEX_SIZE) == 0);
+    fuzz_buf_free(&cat);
+}
+
+/* The fail_at-th allocation of each digest fails. */
+static void check_nomem(const char *json, size_t len, const wj_name *ignored,
+                        size_t n_ignored, fuzz_rng *rng)
+{
+    char hex[WJ_DIGEST_HEX_SIZE];
+    wj_error err;
+    size_t calls;
+    wj_code rc;
+
+    fuzz_heap_begin(0);
+    wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap, hex, &err);
+    calls = fuzz_heap_calls();
+    if (calls) {
+        fuzz_heap_begin(1 + fuzz_rng_below(rng, (uint32_t)calls));
+        rc = wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap, hex,
+                               &err);
+        FUZZ_CHECK(rc == WJ_ERR_NOMEM && fuzz_heap_live() == 0);
+    }
+    fuzz_heap_begin(0);
+    wj_messages_digest(json, len, &fuzz_heap, hex, &err);
+    calls = fuzz_heap_calls();
+    if (calls) {
+        fuzz_heap_begin(1 + fuzz_rng_below(rng, (uint32_t)calls));
+        rc = wj_messages_digest(json, len, &fuzz_heap, hex, &err);
+        FUZZ_CHECK(rc == WJ_ERR_NOMEM && fuzz_heap_live() == 0);
+    }
+    fuzz_heap_begin(0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_part parts[MAX_PARTS];
+    wj_name ignored[MAX_PARTS];
+    size_t n = fuzz_split(data, size, parts, MAX_PARTS), n_ignored;
+    const char *json = parts[0].ptr;
+    size_t len = parts[0].len;
+    char hex[WJ_DIGEST_HEX_SIZE], again[WJ_DIGEST_HEX_SIZE];
+    fuzz_buf respelled = {NULL, 0, 0};
+    wj_error err, verr;
+    wj_code rc, vrc;
+    fuzz_rng rng;
+    wj_doc doc;
+
+    fuzz_rng_seed(&rng, data, size);
+    n_ignored = fuzz_names(parts + 1, n - 1, ignored);
+    vrc = wj_validate(json, len, NULL, &verr);
+    if (vrc != WJ_OK) {
+        rc = wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap, hex,
+                               &err);
+        FUZZ_CHECK(rc == vrc && err.offset == verr.offset);
+        rc = wj_messages_digest(json, len, &fuzz_heap, hex, &err);
+        FUZZ_CHECK(rc == vrc && err.offset == verr.offset);
+        FUZZ_CHECK(fuzz_heap_live() == 0);
+        fuzz_parts_free(parts, n);
+        return 0;
+    }
+    fuzz_parse_valid(&doc, json, len);
+    fuzz_respell(&doc, 0, &rng, &respelled);
+
+    check_message(json, len, &doc, ignored, n_ignored, hex);
+    if (doc.nodes[0].type == WJ_OBJECT &&
+        wj_message_digest(respelled.ptr, respelled.len, ignored, n_ignored,
+                          NULL, again, NULL) == WJ_OK)
+        FUZZ_CHECK(memcmp(hex, again, WJ_DIGEST_HEX_SIZE) == 0);
+    check_messages(json, len, &doc, hex);
+    if (wj_messages_digest(respelled.ptr, respelled.len, NULL, again, NULL) ==
+        WJ_OK)
+        FUZZ_CHECK(memcmp(hex, again, WJ_DIGEST_HEX_SIZE) == 0);
+    FUZZ_CHECK(fuzz_heap_live() == 0);
+    check_nomem(json, len, ignored, n_ignored, &rng);
+
+    fuzz_buf_free(&respelled);
+    wj_doc_release(&doc);
+    fuzz_parts_free(parts, n);
+    return 0;
+}

@@ -1,0 +1,128 @@
+/*
+ * fuzz_with_top_level.c - wj_with_top_level (SPEC §7).  Input: body, NUL,
+ * name, NUL, value.
+ *
+ * Invariants: a value that is not JSON is an input error inside the value;
+ * a body that is not an object the scanner follows, or without the member,
+ * gives no result and no error; otherwise the result is the body with each
+ * matching top-level value (names compared after decoding escapes) replaced
+ * by the value and every other byte unchanged; replacing again with the
+ * same value (without surrounding whitespace) changes nothing; a failed n-th allocation is out of memory and
+ * leaks nothing.
+ */
+#include "fuzz_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The body with name's top-level values replaced, or 0 when there is none
+ * (the body then not being an object, or without the member). */
+static int expected(const fuzz_part *body, const fuzz_part *name,
+                    const fuzz_part *value, fuzz_buf *out)
+{
+    wj_doc doc;
+    uint32_t k, member = 1;
+    size_t at = 0;
+    int hits = 0;
+    char *decoded;
+
+    if (wj_doc_parse(&doc, body->ptr, body->len, WJ_PARSE_ALLOW_DUPLICATES,
+                     NULL, NULL) != WJ_OK)
+        return 0;
+    decoded = fuzz_xmalloc(body->len);
+    if (doc.nodes[0].type == WJ_OBJECT) {
+        for (k = 0; k < doc.nodes[0].count;
+             k++, member = doc.nodes[member + 1].next) {
+            const wj_node *n = &doc.nodes[member], *v = &doc.nodes[member + 1];
+            size_t len = fuzz_decode_utf8(body->ptr + n->start + 1,
+                                          n->end - n->start - 2, decoded);
+            if (len != name->len || memcmp(decoded, name->ptr, len) != 0)
+                continue;
+            fuzz_buf_put(out, body->ptr + at, v->start - at);
+            fuzz_buf_put(out, value->ptr, value->len);
+            at = v->end;
+            hits++;
+        }
+        fuzz_buf_put(out, body->ptr + at, body->len - at);
+    }
+    free(decoded);
+    wj_doc_release(&doc);
+    return hits > 0;
+}
+
+static wj_code call(const fuzz_part *body, const fuzz_part *name,
+                    const fuzz_part *value, char **out, size_t *out_len,
+                    wj_error *err)
+{
+    return wj_with_top_level(body->ptr, body->len, name->ptr, name->len,
+                             value->ptr, value->len, &fuzz_heap, out, out_len,
+                             err);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_part parts[3] = {{NULL, 0}, {NULL, 0}, {NULL, 0}};
+    size_t n = fuzz_split(data, size, parts, 3), out_len = 0, again_len = 0;
+    fuzz_part *body = &parts[0], *name = &parts[1], *value = &parts[2];
+    fuzz_buf want = {NULL, 0, 0};
+    char *out = NULL, *again = NULL;
+    wj_error err, verr;
+    wj_code rc, vrc;
+    size_t calls;
+    fuzz_rng rng;
+    wj_doc vdoc;
+
+    fuzz_rng_seed(&rng, data, size);
+    for (; n < 3; n++)
+        parts[n].ptr = fuzz_xmalloc(0);
+
+    fuzz_heap_begin(0);
+    rc = call(body, name, value, &out, &out_len, &err);
+    calls = fuzz_heap_calls();
+    vrc = wj_doc_parse(&vdoc, value->ptr, value->len,
+                       WJ_PARSE_ALLOW_DUPLICATES, NULL, &verr);
+    if (vrc != WJ_OK) {
+        fuzz_check_error(rc, &err, value->len);
+        FUZZ_CHECK(rc == vrc && err.offset == verr.offset && out == NULL);
+    } else {
+        /* the value goes in as given, surrounding whitespace too: only a
+         * value without any gives the same text when replaced again */
+        int bare = vdoc.nodes[0].start == 0 && vdoc.nodes[0].end == value->len;
+        wj_doc_release(&vdoc);
+        fuzz_check_error(rc, &err, body->len);
+        FUZZ_CHECK(rc == WJ_OK);
+        if (!expected(body, name, value, &want)) {
+            FUZZ_CHECK(out == NULL);
+        } else {
+            fuzz_check_result(out, out_len);
+            fuzz_check_same_bytes("with_top_level and the splice", want.ptr,
+                                  want.len, out, out_len);
+            FUZZ_CHECK(wj_doc_parse(&vdoc, out, out_len,
+                                    WJ_PARSE_ALLOW_DUPLICATES, NULL,
+                                    NULL) == WJ_OK);
+            wj_doc_release(&vdoc);
+            rc = wj_with_top_level(out, out_len, name->ptr, name->len,
+                                   value->ptr, value->len, &fuzz_heap, &again,
+                                   &again_len, &err);
+            FUZZ_CHECK(rc == WJ_OK && again != NULL);
+            if (bare)
+                fuzz_check_same_bytes("replacing twice and once", out,
+                                      out_len, again, again_len);
+        }
+    }
+    wj_free(&fuzz_heap, out);
+    wj_free(&fuzz_heap, again);
+    FUZZ_CHECK(fuzz_heap_live() == 0);
+
+    if (calls > 0) {
+        fuzz_heap_begin(1 + fuzz_rng_below(&rng, (uint32_t)calls));
+        out = NULL;
+        rc = call(body, name, value, &out, &out_len, &err);
+        fuzz_heap_begin(0);
+        FUZZ_CHECK(rc == WJ_ERR_NOMEM && out == NULL);
+        FUZZ_CHECK(fuzz_heap_live() == 0);
+    }
+    fuzz_buf_free(&want);
+    fuzz_parts_free(parts, 3);
+    return 0;
+}

@@ -1,0 +1,15 @@
+# The fuzz targets: fuzz/<name>.c with its seed corpus in fuzz/corpus/<name>/.
+# Read by fuzz/CMakeLists.txt (libFuzzer builds) and tests/hardening (replay).
+set(WIREJSON_FUZZ_TARGETS
+    fuzz_parse
+    fuzz_wire
+    fuzz_wire_sorted
+    fuzz_canonical
+    fuzz_digest
+    fuzz_with_top_level
+    fuzz_tool_schemas
+    fuzz_encode_with_schemas)
+set(WIREJSON_FUZZ_HELPERS
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz_util.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz_value.c
+    ${CMAKE_CURRENT_LIST_DIR}/fuzz_rendering.c)
