@@ -161,6 +161,15 @@ function midpointAbove(x) {
     return exactDecimal(2n * m + 1n, e - 1n);
 }
 
+// The first n significant digits of an exact decimal string (no
+// exponent), as [digits, e] with value ~ digits * 10^e.
+function leadingDigits(dec, n) {
+    const [int, frac = ''] = dec.split('.');
+    const all = (int + frac).replace(/^0+/, '');
+    const lead = all.slice(0, n);
+    return [lead, all.length - lead.length - frac.length];
+}
+
 // A decimal just above or below an exact decimal string (no exponent).
 function nudged(dec, up) {
     const withPoint = dec.includes('.') ? dec : dec + '.';
@@ -197,6 +206,23 @@ function parseCases() {
         const sign = below(2) ? '-' : '';
         lexemes.push(sign + mid, sign + nudged(mid, true),
                      sign + nudged(mid, false));
+    }
+    // Midpoints cut to 16..19 significant digits, and one unit above: the
+    // short lexemes whose rounding is closest to a tie.
+    for (let i = 0; i < 5000 * scale; i++) {
+        const x = pick();
+        if (!(x > 0) || x >= Number.MAX_VALUE) continue;
+        const [cut, exp] = leadingDigits(midpointAbove(x), 16 + below(4));
+        lexemes.push(cut + 'e' + exp);
+        lexemes.push(String(BigInt(cut) + 1n) + 'e' + exp);
+    }
+    // Integers between 2^53 and 2^64 halfway between two doubles: exact
+    // ties, spelled plainly and with the point moved.
+    for (let i = 0; i < 3000 * scale; i++) {
+        const j = BigInt(1 + below(11));
+        const k = (1n << 52n) + (BigInt(rand32()) << 20n | BigInt(below(1 << 20)));
+        const tie = ((2n * k + 1n) << (j - 1n)).toString();
+        lexemes.push(tie, tie[0] + '.' + tie.slice(1) + 'e' + (tie.length - 1));
     }
     // The edges of the range.
     lexemes.push(midpointAbove(Number.MAX_VALUE),
