@@ -256,6 +256,18 @@ function runDriver(lines) {
     return out;
 }
 
+// The driver refuses to start when it cannot switch to WJ_TEST_LOCALE.
+const probe = spawnSync(driver, [], { input: '', encoding: 'utf8' });
+if (probe.error || probe.status !== 0) {
+    process.stderr.write(probe.stderr || String(probe.error) + '\n');
+    console.error('number_diff: the driver cannot run' +
+                  (process.env.WJ_TEST_LOCALE ?
+                   ` under ${process.env.WJ_TEST_LOCALE} (generate that ` +
+                   'locale, e.g. localedef -i de_DE -f UTF-8 de_DE.UTF-8)' :
+                   ''));
+    process.exit(1);
+}
+
 let failures = 0;
 function fail(what) {
     if (++failures <= 20) console.error(what);

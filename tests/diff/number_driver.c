@@ -6,7 +6,8 @@
  *   "p <lexeme>"         -> "<bits of wj_number_parse, or inf> <canonical
  *                            text, or ! when wj_number_canonical gives 0>"
  * With WJ_TEST_LOCALE set, the driver first switches the process to that
- * locale and exits 2 if it cannot.
+ * locale and exits 2 if it cannot or if the locale's decimal separator is
+ * not a comma (the point of running under it).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -54,6 +55,11 @@ int main(void)
         if (!setlocale(LC_ALL, want)) {
             fprintf(stderr, "number_driver: cannot switch to locale %s\n",
                     want);
+            return 2;
+        }
+        if (strcmp(localeconv()->decimal_point, ".") == 0) {
+            fprintf(stderr, "number_driver: locale %s has a decimal point, "
+                            "expected a decimal comma\n", want);
             return 2;
         }
     }
