@@ -1,9 +1,10 @@
 """Turns the measurements of bench/run into its tables and target verdicts.
 
 `runs` of one data set is a list (one entry per run) of {contender key:
-measurement}; a contender's ratio in a run is its time over the time of its
-table's json() in that same run, and the table shows the median of those
-ratios beside the median and min-max of the times.
+measurement}; in each run every contender is paired with a measurement of its
+table's json() taken right before or right after it (key + PAIRED), its ratio
+in that run is its time over that json() time, and the table shows the median
+of those ratios beside the median and min-max of the times.
 """
 
 import statistics
@@ -11,26 +12,30 @@ import statistics
 from contenders import COLUMN, PEER_JOBS, is_wirejson
 
 MB = 1e6
+PAIRED = "@json"
 
 
 def summarize(contenders, data):
     """{key: summary} for one data set; a summary has status ok|missing|error."""
     runs, nbytes = data["runs"], data["bytes"]
-    baseline = {c.table: c.key for c in contenders if c.role == "baseline"}
     out = {}
     for c in contenders:
         if c.key in data["skipped"]:
             out[c.key] = {"status": data["skipped"][c.key]}
             continue
         ms = [r[c.key] for r in runs if c.key in r]
+        if c.role == "baseline":  # its paired measurements count too
+            ms += [m for r in runs for k, m in r.items()
+                   if k.endswith(PAIRED) and k.startswith(c.table + ":")]
         secs = [m["seconds"] for m in ms if "seconds" in m]
         if not secs:
             err = next((m["error"] for m in ms if "error" in m), "no run")
             out[c.key] = {"status": "error: " + err}
             continue
-        ratios = [r[c.key]["seconds"] / r[baseline[c.table]]["seconds"]
+        pair = c.key if c.role == "baseline" else c.key + PAIRED
+        ratios = [r[c.key]["seconds"] / r[pair]["seconds"]
                   for r in runs if "seconds" in r.get(c.key, {})
-                  and "seconds" in r.get(baseline[c.table], {})]
+                  and "seconds" in r.get(pair, {})]
         rss = [m["rss_kb"] for m in ms if m.get("rss_kb")]
         med = statistics.median(secs)
         out[c.key] = {
@@ -94,6 +99,14 @@ def scaling_table(contenders, small, big, summ_small, summ_big):
     return lines
 
 
+def relative_growth(a, b):
+    """How much more a contender's time grows than json()'s: the ratio to
+    json() at the big size over the ratio at the small size (both paired)."""
+    if a["status"] == "ok" and b["status"] == "ok" and a["ratio"] and b["ratio"]:
+        return b["ratio"] / a["ratio"]
+    return None
+
+
 def memory_factor(s, base_kb, nbytes):
     """Peak RSS beyond the idle process (SELECT 1), as a multiple of the input."""
     if s["status"] != "ok" or s.get("rss_mb") is None or not base_kb:
@@ -126,7 +139,7 @@ def single_table(contenders, small, big, summ_small, summ_big, data_big):
         beyond = memory_factor(b, scan_kb, nbytes) if sql else None
         lines.append("| %s | %.3f | %.3f | %.2f | %s | %s | %s | %s | %s |" % (
             c.name, a["median"], b["median"], g, fmt(gj, ".2f"),
-            fmt(g / gj if gj else None, ".2f"), fmt(b["rss_mb"], ".0f"), fmt(mem, ".2f"),
+            fmt(relative_growth(a, b), ".2f"), fmt(b["rss_mb"], ".0f"), fmt(mem, ".2f"),
             fmt(beyond, ".2f")))
     return lines
 
@@ -161,17 +174,18 @@ def targets(contenders, summary, single_small, single_big, data_big, sizes):
     rows.append(ratio_target("wire_json(body)", 1.0))
     rows.append(ratio_target("data_digest(body)", 1.3))
     base = by_name["json(body)"].key
-    gj = growth(single_small[base], single_big[base]) if single_small else None
+    gj = growth(single_small[base], single_big[base])
     for name in ("wire_json(body)", "wire_json_sorted(body)", "canonical_json(body)",
                  "data_digest(body)"):
         key = by_name[name].key
         label = "%s one-body growth %s/%s ≤ 1.2× json()'s" % (name, sizes[1], sizes[0])
-        g = growth(single_small[key], single_big[key]) if single_small else None
-        if g is None or gj is None:
+        g = growth(single_small[key], single_big[key])
+        rel = relative_growth(single_small[key], single_big[key])
+        if g is None or gj is None or rel is None:
             rows.append((label, "–", "missing"))
         else:
-            rows.append((label, "%.2f vs %.2f (%.2f×)" % (g, gj, g / gj),
-                         verdict(g / gj <= 1.2)))
+            rows.append((label, "%.2f× json()'s (time ×%.2f, json() ×%.2f)" % (rel, g, gj),
+                         verdict(rel <= 1.2)))
     for name in ("wire_json(body)", "canonical_json(body)", "data_digest(body)"):
         label = "%s peak memory for one body ≤ 3× its size + idle process" % name
         f = memory_factor(single_big[by_name[name].key], data_big["idle_rss_kb"],
