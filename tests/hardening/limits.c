@@ -8,6 +8,12 @@
  * Expected bytes are built here from the inputs' own patterns, not taken
  * from the library.  Each call's time is printed; linearity is measured by
  * the benchmark, not asserted here.
+ *
+ *   usage: hardening_limits [divisor]
+ *
+ * A divisor divides the sizes (not the ten million '['): the sanitizer
+ * build passes 10, since every byte and allocation costs it ten times
+ * more; the ordinary build runs the full sizes.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -77,6 +83,10 @@ static int same(const char *got, size_t got_len, const text *want)
     } while (0)
 
 static int verbose = 1;
+
+/* The sizes, divided by the divisor given on the command line. */
+static long million = 1000000;
+static size_t string_bytes = 100000000;
 
 /* ------------------------------------------------ ten million nested '[' */
 
@@ -149,7 +159,7 @@ static void test_deep(void)
 
 static void test_escapes(void)
 {
-    const size_t repeat = 100000000 / (sizeof ESC_IN - 1);
+    const size_t repeat = string_bytes / (sizeof ESC_IN - 1);
     text in = repeated("\"", ESC_IN, repeat, "\"");
     text wire = repeated("\"", ESC_WIRE, repeat, "\"");
     text canon = repeated("\"", ESC_CANON, repeat, "\"");
@@ -207,13 +217,12 @@ static void test_escapes(void)
 
 /* ------------------------------------------------- a million of anything */
 
-#define MILLION 1000000
 
 /* {"k0999999":999999,...,"k0000000":0} (descending), and the sorted one. */
 static void test_members(void)
 {
-    text desc = {xmalloc(24 * (size_t)MILLION + 16), 0};
-    text asc = {xmalloc(24 * (size_t)MILLION + 16), 0};
+    text desc = {xmalloc(24 * (size_t)million + 16), 0};
+    text asc = {xmalloc(24 * (size_t)million + 16), 0};
     char member[32], *out = NULL, hex[WJ_DIGEST_HEX_SIZE];
     char want[WJ_DIGEST_HEX_SIZE];
     size_t out_len = 0;
@@ -224,9 +233,9 @@ static void test_members(void)
 
     put(&desc, "{", 1);
     put(&asc, "{", 1);
-    for (k = 0; k < MILLION; k++) {
+    for (k = 0; k < million; k++) {
         int n = snprintf(member, sizeof member, "%s\"k%07ld\":%ld",
-                         k ? "," : "", MILLION - 1 - k, MILLION - 1 - k);
+                         k ? "," : "", million - 1 - k, million - 1 - k);
         put(&desc, member, (size_t)n);
         n = snprintf(member, sizeof member, "%s\"k%07ld\":%ld", k ? "," : "",
                      k, k);
@@ -236,7 +245,8 @@ static void test_members(void)
     put(&asc, "}", 1);
 
     if (verbose)
-        printf("an object with a million members (%zu bytes):\n", desc.len);
+        printf("an object with %ld members (%zu bytes):\n", million,
+               desc.len);
     TIMED("validate", rc = wj_validate(desc.ptr, desc.len, NULL, &err));
     CHECK(rc == WJ_OK);
     TIMED("wire_json", rc = wj_wire_json(desc.ptr, desc.len, NULL, 0, NULL,
@@ -288,14 +298,14 @@ static void test_members(void)
 
 static void test_elements(void)
 {
-    text arr = repeated("[", MESSAGE ",", MILLION - 1, MESSAGE "]");
-    text want_arr = repeated("[", SORTED ",", MILLION - 1, SORTED "]");
-    text tools = repeated("{\"tools\":[", TOOL_IN ",", MILLION - 1,
+    text arr = repeated("[", MESSAGE ",", (size_t)million - 1, MESSAGE "]");
+    text want_arr = repeated("[", SORTED ",", (size_t)million - 1, SORTED "]");
+    text tools = repeated("{\"tools\":[", TOOL_IN ",", (size_t)million - 1,
                           TOOL_IN "]}");
-    text schemas = repeated("[", SCHEMA ",", MILLION - 1, SCHEMA "]");
-    text encoded = repeated("{\"tools\":[", TOOL_OUT ",", MILLION - 1,
+    text schemas = repeated("[", SCHEMA ",", (size_t)million - 1, SCHEMA "]");
+    text encoded = repeated("{\"tools\":[", TOOL_OUT ",", (size_t)million - 1,
                             TOOL_OUT "]}");
-    text hexes = {xmalloc(64 * (size_t)MILLION), 0};
+    text hexes = {xmalloc(64 * (size_t)million), 0};
     char *out = NULL, hex[WJ_DIGEST_HEX_SIZE], one[WJ_DIGEST_HEX_SIZE];
     char want[WJ_DIGEST_HEX_SIZE];
     wj_name path[2] = {{"function", 8}, {"parameters", 10}};
@@ -305,7 +315,8 @@ static void test_elements(void)
     long k;
 
     if (verbose)
-        printf("an array with a million elements (%zu bytes):\n", arr.len);
+        printf("an array with %ld elements (%zu bytes):\n", million,
+               arr.len);
     TIMED("wire_json", rc = wj_wire_json(arr.ptr, arr.len, NULL, 0, NULL, &out,
                                          &out_len, &err));
     CHECK(rc == WJ_OK && same(out, out_len, &want_arr));
@@ -315,7 +326,7 @@ static void test_elements(void)
     CHECK(rc == WJ_OK && same(out, out_len, &want_arr));
     wj_free(NULL, out);
     CHECK(wj_sha256_hex(SORTED, strlen(SORTED), one) == WJ_OK);
-    for (k = 0; k < MILLION; k++)
+    for (k = 0; k < million; k++)
         put(&hexes, one, 64);
     CHECK(wj_sha256_hex(hexes.ptr, hexes.len, want) == WJ_OK);
     TIMED("messages_digest",
@@ -396,8 +407,13 @@ static void test_small_stack(void)
     verbose = 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    long divisor = argc > 1 ? atol(argv[1]) : 1;
+    if (divisor > 1) {
+        million /= divisor;
+        string_bytes /= (size_t)divisor;
+    }
     run_all();
     test_escapes();
     test_small_stack();

@@ -12,6 +12,10 @@
  *
  * The limit is lowered to 1,000,000 bytes for the first two, so that the
  * test stays small; the behaviour does not depend on the number.
+ *
+ *   usage: hardening_sql_limits [divisor]
+ *
+ * A divisor divides the 100 MB (the sanitizer build passes 10).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -207,9 +211,12 @@ static void test_result_over_limit(void)
 #define ESC_RAW "\n\"\\\t\r\x01\b\f\x1f"
 #define ESC_WIRE "\\n\\\"\\\\\\t\\r\\u0001\\u0008\\u000c\\u001f"
 
+/* The size of the text to quote, divided by the command line's divisor. */
+static size_t quote_bytes = 100000000;
+
 static void test_quote_100mb(void)
 {
-    const size_t repeat = 100000000 / (sizeof ESC_RAW - 1);
+    const size_t repeat = quote_bytes / (sizeof ESC_RAW - 1);
     const size_t raw_len = repeat * (sizeof ESC_RAW - 1);
     const size_t piece = sizeof ESC_WIRE - 1;
     sqlite3 *db = open_db(0);
@@ -325,8 +332,11 @@ static void test_small_stack(void)
     pthread_attr_destroy(&attr);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    long divisor = argc > 1 ? atol(argv[1]) : 1;
+    if (divisor > 1)
+        quote_bytes /= (size_t)divisor;
     if (sqlite3_auto_extension((void (*)(void))sqlite3_wirejson_init) !=
         SQLITE_OK) {
         fprintf(stderr, "sql_limits: cannot register the functions\n");
