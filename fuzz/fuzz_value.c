@@ -349,7 +349,7 @@ static int lower_hex4(const char *s)
 static size_t check_string_form(const char *out, size_t len, size_t i,
                                 int canonical)
 {
-    int after_escape = 0;
+    int after_escape = 0, prev_escape;
     for (i++; i < len && out[i] != '"';) {
         unsigned char c = (unsigned char)out[i];
         size_t n;
@@ -365,6 +365,7 @@ static size_t check_string_form(const char *out, size_t len, size_t i,
         }
         FUZZ_CHECK(i + 1 < len);
         c = (unsigned char)out[i + 1];
+        prev_escape = after_escape;
         after_escape = 1;
         if (c == '"' || c == '\\' || c == 'n' || c == 'r' || c == 't' ||
             (canonical && (c == 'b' || c == 'f'))) {
@@ -380,7 +381,7 @@ static size_t check_string_form(const char *out, size_t len, size_t i,
             FUZZ_CHECK(!canonical && lower_hex4(out + i + 2));
             cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(out + i + 2) - 0xDC00);
             i += 6;
-            FUZZ_CHECK(wj_is_combining(cp));
+            FUZZ_CHECK(prev_escape && wj_is_combining(cp));
             continue;
         }
         if (cp < 0x20) {
@@ -392,7 +393,7 @@ static size_t check_string_form(const char *out, size_t len, size_t i,
         if (cp >= 0xD800 && cp <= 0xDFFF)
             continue;
         /* anything else escaped: a combining mark right after an escape */
-        FUZZ_CHECK(!canonical && wj_is_combining(cp));
+        FUZZ_CHECK(!canonical && prev_escape && wj_is_combining(cp));
     }
     FUZZ_CHECK(i < len);
     return i + 1;
