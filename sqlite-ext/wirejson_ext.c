@@ -233,6 +233,8 @@ static const struct wirejson_function {
     {"data_digest", 1, PURE, dataDigestFunc, 0, 0, 0, 0},
     {"message_digest", -1, PURE, messageDigestFunc, 0, 0, 0, 0},
     {"messages_digest", 1, PURE, messagesDigestFunc, 0, 0, 0, 0},
+    {"messages_digest_agg", 1, PURE, 0, messagesDigestAggStep,
+     messagesDigestAggFinal, messagesDigestAggValue, messagesDigestAggInverse},
     {"canonical_arguments", 1, PURE, canonicalArgumentsFunc, 0, 0, 0, 0},
     {"with_top_level", 3, PURE | SQLITE_SUBTYPE, withTopLevelFunc, 0, 0, 0,
      0},
