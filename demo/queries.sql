@@ -1,6 +1,6 @@
 -- demo/queries.sql: the questions the demo asks of the log, for the sqlite3
 -- shell (run by demo/run.sh after demo/schema.sql).  Each section says what
--- it shows; docs/sql-conversations.md explains the same queries.
+-- it shows; the README's conversations section explains the same queries.
 .mode box --wrap 0
 .headers on
 

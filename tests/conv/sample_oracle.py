@@ -1,6 +1,6 @@
 """What the demo's queries must find in demo/sample.jsonl, computed in Python
 with the independent RFC 8785 implementation in jcs.py (no SQLite, no
-wirejson): the tests of the demo and of docs/sql-conversations.md compare
+wirejson): the tests of the demo and of the README compare
 SQLite's answers with these."""
 
 import hashlib

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs every example of docs/jq.md, so the docs cannot drift.
+"""Runs every jq example of README.md, so the docs cannot drift.
 
 A fenced block whose info string names a file (```json file=logs.jsonl)
 is written to that file first.  In a ```console block, a line "$ CMD" (with

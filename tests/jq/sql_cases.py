@@ -11,7 +11,7 @@ Skipped: other SQL, `int:` expectations, inputs that jq 1.6 cannot hold
 as the SQL functions read them (not JSON to Python's strict parser, a
 duplicate member name, a lone surrogate, a number beyond the doubles,
 nesting past jq's 256 levels), and wire renderings that jq would spell
-differently (numbers are jq's in wirejq; see docs/jq.md).
+differently (numbers are jq's in wirejq; see the README).
 
 usage: sql_cases.py WIREJQ CASES.txt
 """
