@@ -219,7 +219,10 @@ static wj_code write_string(render *r, uint32_t node)
     const wj_node *n = &r->doc->nodes[node];
     size_t raw_len = n->end - n->start - 2;
     const char *raw = r->doc->json + n->start + 1;
-    if (wj_buf_reserve(r->buf, WJ_ESCAPE_GROWTH * raw_len + 2) != 0)
+    /* A string without escapes is copied as it is: no room for growth. */
+    size_t room = n->flags & WJ_STR_ESCAPED ? WJ_ESCAPE_GROWTH * raw_len
+                                            : raw_len;
+    if (wj_buf_reserve(r->buf, room + 2) != 0)
         return nomem(r);
     if (r->opts->style == WJ_STYLE_CANONICAL)
         wj_write_canonical_string(r->buf, raw, raw_len,
