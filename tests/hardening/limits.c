@@ -1,7 +1,8 @@
 /*
  * limits.c - the core at the sizes SPEC §3 and §10 promise to handle: ten
  * million nested '[' (a depth error at byte 1000, no recursion), a 100 MB
- * string in which every character needs escaping, an object with a million
+ * string in which every character needs escaping (and one with none, whose
+ * rendering must fit the buffer it starts with), an object with a million
  * members and an array with a million elements, each through every public
  * function, and all of it again in a thread with a 256 KB stack.
  *
@@ -9,8 +10,8 @@
  * from the library.  Each call's time is printed; linearity is measured by
  * the benchmark, not asserted here.
  *
- *   usage: hardening_limits [deep|escapes|members|elements|small_stack|all
- *                            [divisor]]
+ *   usage: hardening_limits [deep|escapes|plain_string|members|elements|
+ *                            small_stack|all [divisor]]
  *
  * A divisor divides the sizes (not the ten million '['): the sanitizer
  * build passes 10, since every byte and allocation costs it ten times
@@ -351,6 +352,60 @@ static void test_elements(void)
     free(hexes.ptr);
 }
 
+/* ------------------------------------------ memory for a plain string */
+
+/* Counts the reallocations that grow a block already allocated. */
+static size_t grown;
+
+static void *m_malloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    return malloc(n ? n : 1);
+}
+
+static void *m_realloc(void *ctx, void *p, size_t n)
+{
+    (void)ctx;
+    grown += p != NULL;
+    return realloc(p, n ? n : 1);
+}
+
+static void m_free(void *ctx, void *p)
+{
+    (void)ctx;
+    free(p);
+}
+
+/* A string without escapes is copied as it is, so its rendering fits the
+ * buffer sized from the input at the start and never grows it (which for
+ * a string of hundreds of megabytes means staying under SQLite's 2 GB
+ * allocation cap). */
+static void test_plain_string(void)
+{
+    const wj_alloc counting = {m_malloc, m_realloc, m_free, NULL};
+    text in = repeated("\"", "abcdefghij", string_bytes / 10, "\"");
+    char *out = NULL, hex[WJ_DIGEST_HEX_SIZE];
+    size_t out_len = 0;
+    wj_code rc;
+
+    if (verbose)
+        printf("a %zu-byte string without escapes:\n", in.len);
+    grown = 0;
+    TIMED("wire_json", rc = wj_wire_json(in.ptr, in.len, NULL, 0, &counting,
+                                         &out, &out_len, NULL));
+    CHECK(rc == WJ_OK && same(out, out_len, &in) && grown == 0);
+    wj_free(&counting, out);
+    grown = 0;
+    TIMED("canonical_json", rc = wj_canonical_json(in.ptr, in.len, &counting,
+                                                   &out, &out_len, NULL));
+    CHECK(rc == WJ_OK && same(out, out_len, &in) && grown == 0);
+    wj_free(&counting, out);
+    grown = 0;
+    rc = wj_data_digest(in.ptr, in.len, &counting, hex, NULL);
+    CHECK(rc == WJ_OK);
+    free(in.ptr);
+}
+
 /* ------------------------------------------------ a thread with 256 KB */
 
 static void run_all(void)
@@ -414,6 +469,7 @@ static const struct part {
     void (*run)(void);
 } parts[] = {
     {"deep", test_deep},         {"escapes", test_escapes},
+    {"plain_string", test_plain_string},
     {"members", test_members},   {"elements", test_elements},
     {"small_stack", test_small_stack},
 };
