@@ -16,10 +16,16 @@ dir=build-fuzz
 secs=${FUZZ_SECONDS:-50}
 jobs=${FUZZ_JOBS:-2}
 
-cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DWIREJSON_FUZZ=ON \
-  -DWIREJSON_SANITIZE=address,undefined -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  >/dev/null
-cmake --build "$dir" -j2 --target fuzz_targets >/dev/null
+mkdir -p "$dir"
+if ! { cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DWIREJSON_FUZZ=ON \
+         -DWIREJSON_SANITIZE=address,undefined \
+         -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+       cmake --build "$dir" -j2 --target fuzz_targets; } >"$dir/build.log" 2>&1
+then
+  tail -40 "$dir/build.log"
+  echo "fuzz: the fuzz targets do not build (log: $dir/build.log)"
+  exit 1
+fi
 
 if [ $# -gt 0 ]; then
   targets=("$@")
