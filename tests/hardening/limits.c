@@ -415,35 +415,77 @@ static void run_all(void)
     test_elements();
 }
 
+/* {"a":[{"a":[ ... 1 ... ]}]} with pairs levels of {"a":[ */
+static text nested(const char *head, size_t pairs, const char *tail)
+{
+    text open = repeated(head, "{\"a\":[", pairs, "1");
+    text close = repeated("", "]}", pairs, tail);
+    text t = {xmalloc(open.len + close.len + 1), 0};
+    put(&t, open.ptr, open.len);
+    put(&t, close.ptr, close.len);
+    t.ptr[t.len] = '\0';
+    free(open.ptr);
+    free(close.ptr);
+    return t;
+}
+
+/* Every function on input nested 1,000 deep (or nearly, where the function
+ * adds a level of its own). */
+static void deep_everywhere(void)
+{
+    text obj = nested("", 500, "");            /* 1,000 deep */
+    text arr = nested("[", 499, "]");          /* 999 deep, an array */
+    text body = nested("{\"tools\":[", 498, "]}");
+    char *out = NULL, *texts = NULL, hex[WJ_DIGEST_HEX_SIZE];
+    char want[WJ_DIGEST_HEX_SIZE];
+    size_t out_len = 0, texts_len = 0;
+    wj_code rc;
+
+    CHECK(wj_validate(obj.ptr, obj.len, NULL, NULL) == WJ_OK);
+    rc = wj_wire_json(obj.ptr, obj.len, NULL, 0, NULL, &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && same(out, out_len, &obj));
+    wj_free(NULL, out);
+    rc = wj_wire_json_sorted(obj.ptr, obj.len, NULL, &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && same(out, out_len, &obj));
+    wj_free(NULL, out);
+    rc = wj_canonical_json(obj.ptr, obj.len, NULL, &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && same(out, out_len, &obj));
+    wj_free(NULL, out);
+    rc = wj_canonical_arguments(obj.ptr, obj.len, NULL, &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && same(out, out_len, &obj));
+    wj_free(NULL, out);
+    CHECK(wj_sha256_hex(obj.ptr, obj.len, want) == WJ_OK);
+    CHECK(wj_data_digest(obj.ptr, obj.len, NULL, hex, NULL) == WJ_OK &&
+          strcmp(hex, want) == 0);
+    CHECK(wj_message_digest(obj.ptr, obj.len, NULL, 0, NULL, hex, NULL) ==
+              WJ_OK &&
+          strcmp(hex, want) == 0);
+    CHECK(wj_messages_digest(arr.ptr, arr.len, NULL, hex, NULL) == WJ_OK);
+    rc = wj_with_top_level(obj.ptr, obj.len, "a", 1, "2", 1, NULL, &out,
+                           &out_len, NULL);
+    CHECK(rc == WJ_OK && out && strcmp(out, "{\"a\":2}") == 0);
+    wj_free(NULL, out);
+    rc = wj_quote_text(obj.ptr, obj.len, NULL, &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && out_len > obj.len);
+    wj_free(NULL, out);
+    rc = wj_tool_schemas(body.ptr, body.len, NULL, 0, NULL, &texts,
+                         &texts_len, NULL);
+    CHECK(rc == WJ_OK && texts != NULL);
+    rc = wj_encode_with_schemas(body.ptr, body.len, texts, texts_len, NULL,
+                                &out, &out_len, NULL);
+    CHECK(rc == WJ_OK && same(out, out_len, &body));
+    wj_free(NULL, out);
+    wj_free(NULL, texts);
+    free(obj.ptr);
+    free(arr.ptr);
+    free(body.ptr);
+}
+
 static void *small_stack_thread(void *arg)
 {
     (void)arg;
     run_all();
-    /* nesting at the limit, through every rendering */
-    {
-        text nest = repeated("", "{\"a\":[", 500, "1");
-        text tail = repeated("", "]}", 500, "");
-        char *json = xmalloc(nest.len + tail.len), *out = NULL;
-        char hex[WJ_DIGEST_HEX_SIZE];
-        size_t out_len = 0;
-        wj_code rc;
-        memcpy(json, nest.ptr, nest.len);
-        memcpy(json + nest.len, tail.ptr, tail.len);
-        rc = wj_wire_json(json, nest.len + tail.len, NULL, 0, NULL, &out,
-                          &out_len, NULL);
-        CHECK(rc == WJ_OK && out_len == nest.len + tail.len &&
-              memcmp(out, json, out_len) == 0);
-        wj_free(NULL, out);
-        rc = wj_canonical_json(json, nest.len + tail.len, NULL, &out,
-                               &out_len, NULL);
-        CHECK(rc == WJ_OK && out_len == nest.len + tail.len);
-        wj_free(NULL, out);
-        CHECK(wj_message_digest(json, nest.len + tail.len, NULL, 0, NULL, hex,
-                                NULL) == WJ_OK);
-        free(json);
-        free(nest.ptr);
-        free(tail.ptr);
-    }
+    deep_everywhere();
     return NULL;
 }
 
