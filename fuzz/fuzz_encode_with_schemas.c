@@ -11,7 +11,9 @@
  * tool's members put in function-calling order (type, function, the rest;
  * name, description, parameters, the rest) and each `parameters` replaced
  * by its text when that text's canonical JSON equals the parameters' own;
- * a failed n-th allocation is out of memory and leaks nothing.
+ * a respelling of the body (members shuffled, whitespace, escapes) gives
+ * the same result; a failed n-th allocation is out of memory and leaks
+ * nothing.
  */
 #include "fuzz_rendering.h"
 
@@ -184,6 +186,28 @@ static int texts_are_valid(const wj_doc *texts)
     return 1;
 }
 
+/* The body respelled (members shuffled, whitespace, escapes) with the same
+ * texts gives the same result. */
+static void check_respelled(const fuzz_part *body, const fuzz_part *texts,
+                            const char *want, size_t want_len, fuzz_rng *rng)
+{
+    fuzz_buf respelled = {NULL, 0, 0};
+    char *out = NULL;
+    size_t out_len = 0;
+    wj_doc doc;
+
+    fuzz_parse_valid(&doc, body->ptr, body->len);
+    fuzz_respell(&doc, 0, rng, &respelled);
+    wj_doc_release(&doc);
+    FUZZ_CHECK(wj_encode_with_schemas(respelled.ptr, respelled.len, texts->ptr,
+                                      texts->len, &fuzz_heap, &out, &out_len,
+                                      NULL) == WJ_OK);
+    fuzz_check_same_bytes("encode_with_schemas of a respelled body", want,
+                          want_len, out, out_len);
+    wj_free(&fuzz_heap, out);
+    fuzz_buf_free(&respelled);
+}
+
 static void check(const fuzz_part *body, const fuzz_part *texts, fuzz_rng *rng)
 {
     char *out = NULL;
@@ -218,6 +242,7 @@ static void check(const fuzz_part *body, const fuzz_part *texts, fuzz_rng *rng)
             fuzz_check_result(out, out_len);
             fuzz_check_same_bytes("encode_with_schemas and the expected text",
                                   want.ptr, want.len, out, out_len);
+            check_respelled(body, texts, out, out_len, rng);
         }
         wj_doc_release(&tdoc);
     }
