@@ -203,6 +203,22 @@ def targets(contenders, summary, single_small, single_big, data_big, sizes):
             continue
         speedup = peer[1] / s["ratio"]
         rows.append((label, "%.1f× %s" % (speedup, peer[0]), verdict(speedup >= 5.0)))
+    rows += informational(contenders, summary)
+    return rows
+
+
+def informational(contenders, summary):
+    """SPEC §10's other comparisons, reported without a limit."""
+    by_name = {c.name: summary[c.key] for c in contenders}
+    rows = []
+    wq, jq = by_name["wirejq data_digest"], by_name["jq -c ."]
+    if wq["status"] == "ok" and jq["status"] == "ok":
+        rows.append(("wirejq data_digest against jq -c . (no limit set)",
+                     "%.2f× jq -c .'s time" % (wq["ratio"] / jq["ratio"]), "info"))
+    dd, sha = by_name["data_digest(body)"], by_name["openssl sha256 (speed)"]
+    if dd["status"] == "ok" and sha["status"] == "ok":
+        rows.append(("data_digest against raw SHA-256 of the same bytes (no limit set)",
+                     "%.0f MB/s against %.0f MB/s" % (dd["mbps"], sha["mbps"]), "info"))
     return rows
 
 
