@@ -5,12 +5,25 @@
  * The parser has already validated every escape and every UTF-8 sequence,
  * so these loops only decode.  A string without escapes is copied as it is:
  * its raw bytes cannot hold anything either rendering escapes.  Runs between
- * backslashes are copied with memchr/memcpy, so each string costs one pass.
+ * backslashes are found and copied in the same pass, 16 bytes at a time.
  */
 #include "wj_internal.h"
 #include "unicode.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 static const char hex_digits[] = "0123456789abcdef";
+
+/* Two-byte escapes each rendering writes exactly as it reads them. */
+static const unsigned char wire_keeps[256] = {
+    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
+};
+static const unsigned char canonical_keeps[256] = {
+    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1, ['b'] = 1,
+    ['f'] = 1,
+};
 
 static uint32_t hex_value(const char *s)
 {
@@ -100,6 +113,47 @@ static uint32_t get_utf8(const unsigned char *s, size_t *n)
            (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
 }
 
+/* The code points below U+0300 have canonical combining class 0. */
+static int is_combining(uint32_t cp)
+{
+    return cp >= 0x300 && wj_is_combining(cp);
+}
+
+/*
+ * Copies raw[i..n) to the output up to the next backslash and returns its
+ * index (n when there is none).  Where the buffer has room it moves 16 bytes
+ * at a time, storing a whole block before it knows where the run ends.
+ */
+static size_t copy_run(wj_buf *buf, const char *raw, size_t i, size_t n)
+{
+    char *out = buf->ptr + buf->len;
+    const char *room_end = buf->ptr + buf->cap;
+    size_t start = i;
+#if defined(__SSE2__)
+    const __m128i backslash = _mm_set1_epi8('\\');
+    while (n - i >= 16 && room_end - (out + (i - start)) >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(raw + i));
+        unsigned mask =
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash));
+        _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
+        if (mask) {
+            i += (size_t)__builtin_ctz(mask);
+            buf->len += i - start;
+            return i;
+        }
+        i += 16;
+    }
+#else
+    (void)room_end;
+#endif
+    while (i < n && raw[i] != '\\') {
+        out[i - start] = raw[i];
+        i++;
+    }
+    buf->len += i - start;
+    return i;
+}
+
 size_t wj_string_decode(const char *raw, size_t raw_len, char *out)
 {
     size_t i = 0, o = 0;
@@ -181,29 +235,36 @@ void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
         return;
     }
     while (i < raw_len) {
-        const char *bs = memchr(raw + i, '\\', raw_len - i);
-        size_t stop = bs ? (size_t)(bs - raw) : raw_len;
         uint32_t cp;
-        /* Combining marks right after an escape are escaped too. */
-        while (after_escape && i < stop) {
+        /* Combining marks right after an escape are escaped too.  Their
+         * UTF-8 starts at 0xCC (U+0300). */
+        while (after_escape && i < raw_len &&
+               (unsigned char)raw[i] >= 0xCC) {
             size_t n;
             cp = get_utf8((const unsigned char *)raw + i, &n);
-            if (!wj_is_combining(cp))
+            if (!is_combining(cp))
                 break;
             put_cp_escape(buf, cp);
             i += n;
         }
-        if (i < stop) {
-            wj_buf_put(buf, raw + i, stop - i);
+        if (i < raw_len && raw[i] != '\\') {
+            i = copy_run(buf, raw, i, raw_len);
             after_escape = 0;
-            i = stop;
         }
         if (i == raw_len)
             break;
+        if (wire_keeps[(unsigned char)raw[i + 1]]) {
+            /* \" \\ \n \r \t are written as they were read */
+            buf->ptr[buf->len++] = '\\';
+            buf->ptr[buf->len++] = raw[i + 1];
+            i += 2;
+            after_escape = 1;
+            continue;
+        }
         i += decode_escape(raw + i, raw_len - i, &cp);
         if (put_mandatory_escape(buf, cp, 0)) {
             after_escape = 1;
-        } else if (after_escape && wj_is_combining(cp)) {
+        } else if (after_escape && is_combining(cp)) {
             put_cp_escape(buf, cp);
         } else {
             buf->len += put_utf8(buf->ptr + buf->len, cp);
@@ -225,13 +286,16 @@ void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
         return;
     }
     while (i < raw_len) {
-        const char *bs = memchr(raw + i, '\\', raw_len - i);
-        size_t stop = bs ? (size_t)(bs - raw) : raw_len;
         uint32_t cp;
-        wj_buf_put(buf, raw + i, stop - i);
-        i = stop;
+        i = copy_run(buf, raw, i, raw_len);
         if (i == raw_len)
             break;
+        if (canonical_keeps[(unsigned char)raw[i + 1]]) {
+            buf->ptr[buf->len++] = '\\';
+            buf->ptr[buf->len++] = raw[i + 1];
+            i += 2;
+            continue;
+        }
         i += decode_escape(raw + i, raw_len - i, &cp);
         if (!put_mandatory_escape(buf, cp, 1))
             buf->len += put_utf8(buf->ptr + buf->len, cp);

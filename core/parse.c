@@ -59,6 +59,12 @@ static const unsigned char string_stop[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
 
+/* The letters after a backslash that need nothing more: " \\ / b f n r t. */
+static const unsigned char simple_escape[256] = {
+    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
+    ['r'] = 1, ['t'] = 1,
+};
+
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {
     return wj_fail(p->err, code, offset, msg);
@@ -183,19 +189,15 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
 {
     const unsigned char *s = p->s;
     size_t len = p->len, k;
-    uint32_t cp, lo;
+    uint32_t cp = 0, lo = 0;
     if (i + 1 >= len)
         return fail_syntax(p, len, NULL);
-    switch (s[i + 1]) {
-    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r':
-    case 't':
+    if (simple_escape[s[i + 1]]) {
         *n = 2;
         return WJ_OK;
-    case 'u':
-        break;
-    default:
-        return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
     }
+    if (s[i + 1] != 'u')
+        return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
     /* A non-hex digit is the escape's fault even when the input ends. */
     for (k = 2; k < 6 && i + k < len; k++)
         if (!is_hex(s[i + k]))
@@ -260,10 +262,17 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
             break;
         if (c == '\\') {
             size_t k;
-            wj_code rc = check_escape(p, i, &flags, &k);
+            wj_code rc;
+            flags |= WJ_STR_ESCAPED;
+            /* The common two-byte escapes, inline; \u goes the long way. */
+            while (i + 1 < len && s[i] == '\\' &&
+                   simple_escape[s[i + 1]])
+                i += 2;
+            if (i >= len || s[i] != '\\')
+                continue;
+            rc = check_escape(p, i, &flags, &k);
             if (rc != WJ_OK)
                 return rc;
-            flags |= WJ_STR_ESCAPED;
             i += k;
         } else if (c < 0x20) {
             return fail(p, WJ_ERR_SYNTAX, i,
