@@ -137,36 +137,38 @@ static wj_code not_a_message(wj_error *err)
     return wj_fail(err, WJ_ERR_TYPE, 0, "a message must be a JSON object");
 }
 
-wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
-                       char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+/* Parses json and hashes its root: as data, or as a message (which must be
+ * an object) when message != 0. */
+static wj_code digest_document(const char *json, size_t len, int message,
+                               const wj_name *skip, size_t n_skip,
+                               const wj_alloc *alloc,
+                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
     wj_doc doc;
     wj_buf buf = {NULL, 0, 0, alloc};
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    rc = digest_node(&doc, 0, 0, NULL, 0, &buf, hex, err);
+    if (message && doc.nodes[0].type != WJ_OBJECT)
+        rc = not_a_message(err);
+    else
+        rc = digest_node(&doc, 0, message, skip, n_skip, &buf, hex, err);
     wj_free(alloc, buf.ptr);
     wj_doc_release(&doc);
     return rc;
+}
+
+wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
+                       char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+{
+    return digest_document(json, len, 0, NULL, 0, alloc, hex, err);
 }
 
 wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
                           size_t n_ignored, const wj_alloc *alloc,
                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
-    wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
-    wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
-    if (rc != WJ_OK)
-        return rc;
-    if (doc.nodes[0].type != WJ_OBJECT)
-        rc = not_a_message(err);
-    else
-        rc = digest_node(&doc, 0, 1, ignored, n_ignored, &buf, hex, err);
-    wj_free(alloc, buf.ptr);
-    wj_doc_release(&doc);
-    return rc;
+    return digest_document(json, len, 1, ignored, n_ignored, alloc, hex, err);
 }
 
 wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,

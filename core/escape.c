@@ -222,6 +222,17 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
     return 0;
 }
 
+/* Writes the two-byte escape at esc as it is when the table keeps it. */
+static int keep_escape(wj_buf *buf, const char *esc,
+                       const unsigned char keeps[256])
+{
+    if (!keeps[(unsigned char)esc[1]])
+        return 0;
+    buf->ptr[buf->len++] = '\\';
+    buf->ptr[buf->len++] = esc[1];
+    return 1;
+}
+
 void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
                           int escaped)
 {
@@ -253,10 +264,7 @@ void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
         }
         if (i == raw_len)
             break;
-        if (wire_keeps[(unsigned char)raw[i + 1]]) {
-            /* \" \\ \n \r \t are written as they were read */
-            buf->ptr[buf->len++] = '\\';
-            buf->ptr[buf->len++] = raw[i + 1];
+        if (keep_escape(buf, raw + i, wire_keeps)) {
             i += 2;
             after_escape = 1;
             continue;
@@ -290,9 +298,7 @@ void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
         i = copy_run(buf, raw, i, raw_len);
         if (i == raw_len)
             break;
-        if (canonical_keeps[(unsigned char)raw[i + 1]]) {
-            buf->ptr[buf->len++] = '\\';
-            buf->ptr[buf->len++] = raw[i + 1];
+        if (keep_escape(buf, raw + i, canonical_keeps)) {
             i += 2;
             continue;
         }
