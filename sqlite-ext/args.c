@@ -4,6 +4,8 @@
  */
 #include "ext.h"
 
+#include <limits.h>
+
 static void *sqlite_malloc(void *ctx, size_t size)
 {
     (void)ctx;
@@ -115,8 +117,13 @@ void wirejson_result_text(sqlite3_context *ctx, char *out, size_t len,
         sqlite3_result_null(ctx);
         return;
     }
-    /* Checks SQLITE_LIMIT_LENGTH itself and reports SQLITE_TOOBIG. */
-    sqlite3_result_text64(ctx, out, len, sqlite3_free, SQLITE_UTF8);
+    /* Both check SQLITE_LIMIT_LENGTH and report SQLITE_TOOBIG.  JSON text
+     * holds no NUL byte, so SQLite may measure it and so knows it is
+     * NUL-terminated: readers such as length() then need no copy. */
+    if (is_json && len <= INT_MAX)
+        sqlite3_result_text(ctx, out, -1, sqlite3_free);
+    else
+        sqlite3_result_text64(ctx, out, len, sqlite3_free, SQLITE_UTF8);
     if (is_json)
         sqlite3_result_subtype(ctx, WIREJSON_SUBTYPE);
 }
