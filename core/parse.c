@@ -157,30 +157,22 @@ static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
     return n;
 }
 
-static int is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
+/* One more than the value of each hex digit; 0 for every other byte. */
+static const unsigned char hex_digit[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
+    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
-static int hex4(const unsigned char *s, uint32_t *out)
+/* The value of four hex digits at s, or -1 when one is not a hex digit. */
+static int32_t hex4(const unsigned char *s)
 {
-    uint32_t v = 0;
-    int k;
-    for (k = 0; k < 4; k++) {
-        unsigned char c = s[k];
-        uint32_t d;
-        if (c >= '0' && c <= '9')
-            d = (uint32_t)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            d = (uint32_t)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            d = (uint32_t)(c - 'A' + 10);
-        else
-            return -1;
-        v = v << 4 | d;
-    }
-    *out = v;
-    return 0;
+    unsigned a = hex_digit[s[0]], b = hex_digit[s[1]], c = hex_digit[s[2]],
+             d = hex_digit[s[3]];
+    if (!a || !b || !c || !d)
+        return -1;
+    return (int32_t)((a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1));
 }
 
 /* Validates the escape at s[i] == '\\' and stores its length in *n.  Sets
@@ -189,7 +181,7 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
 {
     const unsigned char *s = p->s;
     size_t len = p->len, k;
-    uint32_t cp = 0, lo = 0;
+    int32_t cp, lo;
     if (i + 1 >= len)
         return fail_syntax(p, len, NULL);
     if (simple_escape[s[i + 1]]) {
@@ -200,17 +192,19 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
         return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
     /* A non-hex digit is the escape's fault even when the input ends. */
     for (k = 2; k < 6 && i + k < len; k++)
-        if (!is_hex(s[i + k]))
+        if (!hex_digit[s[i + k]])
             return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
     if (len - i < 6)
         return fail_syntax(p, len, NULL);
-    hex4(s + i + 2, &cp);
+    cp = hex4(s + i + 2);
     if (cp >= 0xD800 && cp <= 0xDBFF && len - i >= 12 && s[i + 6] == '\\' &&
-        s[i + 7] == 'u' && hex4(s + i + 8, &lo) == 0 && lo >= 0xDC00 &&
-        lo <= 0xDFFF) {
-        *flags |= WJ_STR_UTF16;
-        *n = 12;
-        return WJ_OK;
+        s[i + 7] == 'u') {
+        lo = hex4(s + i + 8);
+        if (lo >= 0xDC00 && lo <= 0xDFFF) {
+            *flags |= WJ_STR_UTF16;
+            *n = 12;
+            return WJ_OK;
+        }
     }
     if (cp >= 0xD800)
         *flags |= WJ_STR_UTF16; /* a lone surrogate, or U+E000 and up */
