@@ -272,12 +272,15 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
             return fail(p, WJ_ERR_SYNTAX, i,
                         "unescaped control character in string");
         } else {
-            size_t k = utf8_length(s, i, len);
-            if (!k)
-                return fail(p, WJ_ERR_UTF8, i, "invalid UTF-8");
-            if (c >= 0xEE)
-                flags |= WJ_STR_UTF16;
-            i += k;
+            /* Non-ASCII text comes in runs: validate the whole run here. */
+            do {
+                size_t k = utf8_length(s, i, len);
+                if (!k)
+                    return fail(p, WJ_ERR_UTF8, i, "invalid UTF-8");
+                if (s[i] >= 0xEE)
+                    flags |= WJ_STR_UTF16;
+                i += k;
+            } while (i < len && s[i] >= 0x80);
         }
     }
     idx = add_node(p, WJ_STRING, start);
