@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds, runs the whole ctest suite,
-# then the same suite again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# its valgrind memcheck runs, the same suite again under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and each libFuzzer target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -11,8 +12,11 @@ for dir in tests/*/; do
 done
 
 bash tools/build.sh build
-(cd build && ctest --output-on-failure -j2)
+(cd build && ctest --output-on-failure -j2 -LE valgrind)
+(cd build && ctest --output-on-failure -j2 -L valgrind)
 
 bash tools/build.sh build-asan -DWIREJSON_SANITIZE=address,undefined \
   -DCMAKE_BUILD_TYPE=Debug
 (cd build-asan && ctest --output-on-failure -j2 -LE no-sanitize)
+
+bash tools/fuzz.sh
