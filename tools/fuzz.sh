@@ -55,4 +55,11 @@ run_one() {
 export -f run_one
 export dir secs
 
-printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one {}'
+log="$dir/fuzz-work/summary"
+mkdir -p "$dir/fuzz-work"
+status=0
+printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'run_one {}' |
+  tee "$log" || status=1
+clean=$(grep -c ' clean ' "$log" || true)
+echo "fuzz: $clean passed, $((${#targets[@]} - clean)) failed"
+exit "$status"
