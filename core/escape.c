@@ -233,24 +233,60 @@ static int keep_escape(wj_buf *buf, const char *esc,
     return 1;
 }
 
-void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
-                          int escaped)
+/* Raw bytes of an escaped string written per reservation of output room,
+ * so that a long string needs room for its output plus one chunk's growth,
+ * not WJ_ESCAPE_GROWTH times its whole length. */
+#define CHUNK 65536
+
+/* Reserves room for raw[i..limit) and moves *limit; 0, or -1 when out of
+ * memory.  The slack covers an escape that starts before the limit and
+ * ends after it (at most 12 bytes in, 12 out). */
+static int reserve_chunk(wj_buf *buf, size_t i, size_t raw_len, size_t *limit)
 {
-    size_t i = 0;
+    size_t step = raw_len - i < CHUNK ? raw_len - i : CHUNK;
+    if (wj_buf_reserve(buf, WJ_ESCAPE_GROWTH * step + 16) != 0)
+        return -1;
+    *limit = i + step;
+    return 0;
+}
+
+/* Writes a string that holds no escape: its raw bytes need none. */
+static int write_plain(wj_buf *buf, const char *raw, size_t raw_len)
+{
+    if (wj_buf_reserve(buf, raw_len + 2) != 0)
+        return -1;
+    wj_buf_putc(buf, '"');
+    wj_buf_put(buf, raw, raw_len);
+    wj_buf_putc(buf, '"');
+    return 0;
+}
+
+static int close_quote(wj_buf *buf)
+{
+    if (wj_buf_reserve(buf, 1) != 0)
+        return -1;
+    wj_buf_putc(buf, '"');
+    return 0;
+}
+
+int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
+                         int escaped)
+{
+    size_t i = 0, limit = 0;
     int after_escape = 0; /* the last thing written was an escape */
 
+    if (!escaped)
+        return write_plain(buf, raw, raw_len);
+    if (wj_buf_reserve(buf, 1) != 0)
+        return -1;
     wj_buf_putc(buf, '"');
-    if (!escaped) {
-        wj_buf_put(buf, raw, raw_len);
-        wj_buf_putc(buf, '"');
-        return;
-    }
     while (i < raw_len) {
         uint32_t cp;
+        if (i >= limit && reserve_chunk(buf, i, raw_len, &limit) != 0)
+            return -1;
         /* Combining marks right after an escape are escaped too.  Their
          * UTF-8 starts at 0xCC (U+0300). */
-        while (after_escape && i < raw_len &&
-               (unsigned char)raw[i] >= 0xCC) {
+        while (after_escape && i < limit && (unsigned char)raw[i] >= 0xCC) {
             size_t n;
             cp = get_utf8((const unsigned char *)raw + i, &n);
             if (!is_combining(cp))
@@ -258,12 +294,12 @@ void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
             put_cp_escape(buf, cp);
             i += n;
         }
-        if (i < raw_len && raw[i] != '\\') {
-            i = copy_run(buf, raw, i, raw_len);
+        if (i < limit && raw[i] != '\\') {
+            i = copy_run(buf, raw, i, limit);
             after_escape = 0;
         }
-        if (i == raw_len)
-            break;
+        if (i >= limit || raw[i] != '\\')
+            continue; /* the end of the chunk, or of the string */
         if (keep_escape(buf, raw + i, wire_keeps)) {
             i += 2;
             after_escape = 1;
@@ -279,25 +315,26 @@ void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
             after_escape = 0;
         }
     }
-    wj_buf_putc(buf, '"');
+    return close_quote(buf);
 }
 
-void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
-                               int escaped)
+int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
+                              int escaped)
 {
-    size_t i = 0;
+    size_t i = 0, limit = 0;
 
+    if (!escaped)
+        return write_plain(buf, raw, raw_len);
+    if (wj_buf_reserve(buf, 1) != 0)
+        return -1;
     wj_buf_putc(buf, '"');
-    if (!escaped) {
-        wj_buf_put(buf, raw, raw_len);
-        wj_buf_putc(buf, '"');
-        return;
-    }
     while (i < raw_len) {
         uint32_t cp;
-        i = copy_run(buf, raw, i, raw_len);
-        if (i == raw_len)
-            break;
+        if (i >= limit && reserve_chunk(buf, i, raw_len, &limit) != 0)
+            return -1;
+        i = copy_run(buf, raw, i, limit);
+        if (i >= limit)
+            continue;
         if (keep_escape(buf, raw + i, canonical_keeps)) {
             i += 2;
             continue;
@@ -306,5 +343,5 @@ void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
         if (!put_mandatory_escape(buf, cp, 1))
             buf->len += put_utf8(buf->ptr + buf->len, cp);
     }
-    wj_buf_putc(buf, '"');
+    return close_quote(buf);
 }

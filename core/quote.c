@@ -68,13 +68,9 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
     if (wj_error_is_input(rc))
         rc = wj_fail(err, WJ_ERR_ARGUMENT, 0, "value is not valid UTF-8");
     body = lit.len - 2;
-    /* The writer keeps every escape of the literal as long as it is; only a
-     * raw combining mark after one grows, to at most three times its bytes
-     * (which the text holds fewer than len of). */
-    if (rc == WJ_OK && wj_buf_reserve(buf, body + 2 * len + 2) != 0)
+    if (rc == WJ_OK &&
+        wj_write_wire_string(buf, lit.ptr + 1, body, body != len) != 0)
         rc = wj_fail_nomem(err);
-    if (rc == WJ_OK)
-        wj_write_wire_string(buf, lit.ptr + 1, body, body != len);
     wj_free(buf->alloc, lit.ptr);
     return rc;
 }

@@ -219,17 +219,11 @@ static wj_code write_string(render *r, uint32_t node)
     const wj_node *n = &r->doc->nodes[node];
     size_t raw_len = n->end - n->start - 2;
     const char *raw = r->doc->json + n->start + 1;
-    /* A string without escapes is copied as it is: no room for growth. */
-    size_t room = n->flags & WJ_STR_ESCAPED ? WJ_ESCAPE_GROWTH * raw_len
-                                            : raw_len;
-    if (wj_buf_reserve(r->buf, room + 2) != 0)
-        return nomem(r);
-    if (r->opts->style == WJ_STYLE_CANONICAL)
-        wj_write_canonical_string(r->buf, raw, raw_len,
-                                  n->flags & WJ_STR_ESCAPED);
-    else
-        wj_write_wire_string(r->buf, raw, raw_len, n->flags & WJ_STR_ESCAPED);
-    return WJ_OK;
+    int escaped = n->flags & WJ_STR_ESCAPED;
+    int rc = r->opts->style == WJ_STYLE_CANONICAL
+                 ? wj_write_canonical_string(r->buf, raw, raw_len, escaped)
+                 : wj_write_wire_string(r->buf, raw, raw_len, escaped);
+    return rc == 0 ? WJ_OK : nomem(r);
 }
 
 static wj_code write_scalar(render *r, uint32_t node)

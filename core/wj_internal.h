@@ -164,12 +164,12 @@ size_t wj_string_decode(const char *raw, size_t raw_len, char *out);
 /* Worst-case growth of a string body when re-escaped by either writer. */
 #define WJ_ESCAPE_GROWTH 3
 
-/* Write a string literal (quotes included) from its raw body.  The caller
- * reserved WJ_ESCAPE_GROWTH * raw_len + 2 bytes. */
-void wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
-                          int escaped);
-void wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
-                               int escaped);
+/* Write a string literal (quotes included) from its raw body, reserving
+ * room as they go.  Return 0, or -1 when out of memory. */
+int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
+                         int escaped);
+int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
+                              int escaped);
 
 /*
  * Appends text (raw UTF-8 bytes, not JSON) as a string literal with the wire

@@ -206,6 +206,32 @@ static void test_combining_marks(void)
     WIRE("{\"\\n\xcc\x81\":1}", "{\"\\n\\u0301\":1}");
 }
 
+/* A long escaped string: every chunk boundary of the writer falls
+ * somewhere inside a piece, escapes and combining marks included. */
+static void test_long_escaped(void)
+{
+    static const char in_piece[] = "x\\n\xcc\x81\\ud83d\\ude00\\u0041\\/";
+    static const char out_piece[] = "x\\n\\u0301\xf0\x9f\x98\x80" "A/";
+    size_t n = 20000, k, in_len = strlen(in_piece), out_len = strlen(out_piece);
+    char *in = malloc(n * in_len + 3), *expected = malloc(n * out_len + 3);
+    char *out = NULL;
+    size_t len = 0;
+
+    in[0] = expected[0] = '"';
+    for (k = 0; k < n; k++) {
+        memcpy(in + 1 + k * in_len, in_piece, in_len);
+        memcpy(expected + 1 + k * out_len, out_piece, out_len);
+    }
+    memcpy(in + 1 + n * in_len, "\"", 2);
+    memcpy(expected + 1 + n * out_len, "\"", 2);
+    CHECK(wj_wire_json(in, n * in_len + 2, NULL, 0, NULL, &out, &len, NULL) ==
+          WJ_OK);
+    CHECK(len == n * out_len + 2 && memcmp(out, expected, len) == 0);
+    wj_free(NULL, out);
+    free(in);
+    free(expected);
+}
+
 static void test_errors(void)
 {
     char *out = (char *)1;
@@ -227,6 +253,7 @@ int main(void)
     test_data();
     test_bytes();
     test_combining_marks();
+    test_long_escaped();
     test_errors();
     return check_report("test_wire");
 }
