@@ -93,31 +93,35 @@ int wj_compare_utf16(wj_span a, wj_span b)
     return kx < ky ? -1 : kx > ky;
 }
 
-static void insertion_sort(const wj_doc *doc, uint32_t *v, uint32_t n,
-                           int (*cmp)(wj_span, wj_span))
+/* Most names differ in their first byte: settle that without memcmp. */
+static inline int compare_bytes_quick(wj_span a, wj_span b)
 {
-    uint32_t i, j;
-    for (i = 1; i < n; i++) {
-        uint32_t item = v[i];
-        wj_span key = wj_doc_name(doc, item);
-        for (j = i; j > 0 && cmp(wj_doc_name(doc, v[j - 1]), key) > 0; j--)
-            v[j] = v[j - 1];
-        v[j] = item;
-    }
+    if (a.len && b.len && a.ptr[0] != b.ptr[0])
+        return (unsigned char)a.ptr[0] < (unsigned char)b.ptr[0] ? -1 : 1;
+    return wj_compare_bytes(a, b);
 }
 
-void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
-                   uint32_t *tmp, int (*cmp)(wj_span, wj_span))
+/* The sort, written once; inlined with each comparison it is called with. */
+static inline void merge_sort(const wj_doc *doc, uint32_t *names, uint32_t n,
+                              uint32_t *tmp, int (*cmp)(wj_span, wj_span))
 {
-    uint32_t width, i;
+    uint32_t width, i, j, k;
     const uint32_t run = 16;
 
     /* Bottom-up merge sort over insertion-sorted runs; stable, n log n. */
-    for (i = 0; i < n; i += run)
-        insertion_sort(doc, names + i, n - i < run ? n - i : run, cmp);
+    for (i = 0; i < n; i += run) {
+        uint32_t *v = names + i, m = n - i < run ? n - i : run;
+        for (j = 1; j < m; j++) {
+            uint32_t item = v[j];
+            wj_span key = wj_doc_name(doc, item);
+            for (k = j; k > 0 && cmp(wj_doc_name(doc, v[k - 1]), key) > 0; k--)
+                v[k] = v[k - 1];
+            v[k] = item;
+        }
+    }
     for (width = run; width < n; width *= 2) {
         for (i = 0; i < n; i += 2 * width) {
-            uint32_t mid = i + width, hi, a, b, k;
+            uint32_t mid = i + width, hi, a, b;
             if (mid >= n)
                 break;
             hi = n - mid < width ? n : mid + width;
@@ -139,4 +143,13 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
             memcpy(names + i, tmp + i, (hi - i) * sizeof(uint32_t));
         }
     }
+}
+
+void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
+                   uint32_t *tmp, int (*cmp)(wj_span, wj_span))
+{
+    if (cmp == wj_compare_bytes)
+        merge_sort(doc, names, n, tmp, compare_bytes_quick);
+    else
+        merge_sort(doc, names, n, tmp, cmp);
 }

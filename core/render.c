@@ -298,6 +298,25 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     return WJ_OK;
 }
 
+/* The keywords that change how a member's value is read (§4); the map
+ * keywords only when that value is an object. */
+static const struct keyword {
+    const char *name;
+    size_t len;
+    mode value_mode;
+    int object_only;
+} keywords[] = {
+    {"properties", 10, MODE_PROPMAP, 1},
+    {"const", 5, MODE_DATA, 0},
+    {"default", 7, MODE_DATA, 0},
+    {"enum", 4, MODE_DATA, 0},
+    {"examples", 8, MODE_DATA, 0},
+    {"$defs", 5, MODE_NAMEMAP, 1},
+    {"definitions", 11, MODE_NAMEMAP, 1},
+    {"patternProperties", 17, MODE_NAMEMAP, 1},
+    {"dependentSchemas", 16, MODE_NAMEMAP, 1},
+};
+
 /* The mode of the value of member `name` (node name_node) in an object read
  * in mode m (§4: names are not keywords; data is never schema). */
 static mode member_mode(const render *r, mode m, uint32_t name_node,
@@ -305,7 +324,7 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
 {
     const wj_doc *doc = r->doc;
     wj_span name;
-    int is_object = doc->nodes[name_node + 1].type == WJ_OBJECT;
+    size_t k;
 
     if (m == MODE_DATA)
         return MODE_DATA;
@@ -315,16 +334,14 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
     if (in_root &&
         span_in(name, r->opts->data_members, r->opts->n_data_members))
         return MODE_DATA;
-    if (is_object && span_is(name, "properties"))
-        return MODE_PROPMAP;
-    if (span_is(name, "const") || span_is(name, "default") ||
-        span_is(name, "enum") || span_is(name, "examples"))
-        return MODE_DATA;
-    if (is_object &&
-        (span_is(name, "$defs") || span_is(name, "definitions") ||
-         span_is(name, "patternProperties") ||
-         span_is(name, "dependentSchemas")))
-        return MODE_NAMEMAP;
+    for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
+        const struct keyword *kw = &keywords[k];
+        if (name.len != kw->len || memcmp(name.ptr, kw->name, kw->len) != 0)
+            continue;
+        if (kw->object_only && doc->nodes[name_node + 1].type != WJ_OBJECT)
+            return MODE_SCHEMA;
+        return kw->value_mode;
+    }
     return MODE_SCHEMA;
 }
 
