@@ -261,7 +261,7 @@ static int write_plain(wj_buf *buf, const char *raw, size_t raw_len)
     return 0;
 }
 
-static int close_quote(wj_buf *buf)
+static int put_quote(wj_buf *buf)
 {
     if (wj_buf_reserve(buf, 1) != 0)
         return -1;
@@ -277,9 +277,8 @@ int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
 
     if (!escaped)
         return write_plain(buf, raw, raw_len);
-    if (wj_buf_reserve(buf, 1) != 0)
+    if (put_quote(buf) != 0)
         return -1;
-    wj_buf_putc(buf, '"');
     while (i < raw_len) {
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, raw_len, &limit) != 0)
@@ -315,7 +314,7 @@ int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
             after_escape = 0;
         }
     }
-    return close_quote(buf);
+    return put_quote(buf);
 }
 
 int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
@@ -325,9 +324,8 @@ int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
 
     if (!escaped)
         return write_plain(buf, raw, raw_len);
-    if (wj_buf_reserve(buf, 1) != 0)
+    if (put_quote(buf) != 0)
         return -1;
-    wj_buf_putc(buf, '"');
     while (i < raw_len) {
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, raw_len, &limit) != 0)
@@ -343,5 +341,5 @@ int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
         if (!put_mandatory_escape(buf, cp, 1))
             buf->len += put_utf8(buf->ptr + buf->len, cp);
     }
-    return close_quote(buf);
+    return put_quote(buf);
 }
