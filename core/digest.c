@@ -15,9 +15,9 @@
  *
  * So, in SQL, each of these should return TRUE (tests/sql runs them):
  *   SELECT data_digest('{"b":2,"a":1.0}') = data_digest('{"a":1,"b":2}');
- *   SELECT message_digest('{"role":"user","content":"hi","name":null,"extra":1}')
- *        = data_digest('{"content":"hi","role":"user"}');
- *   SELECT messages_digest('[]') =
+ *   SELECT
+ * message_digest('{"role":"user","content":"hi","name":null,"extra":1}') =
+ * data_digest('{"content":"hi","role":"user"}'); SELECT messages_digest('[]') =
  *     'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
  *
  * The SHA-256 implementation is libcrypto's, fetched once per process.

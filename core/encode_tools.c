@@ -17,7 +17,7 @@ typedef struct tool {
     uint32_t params;   /* that object's `parameters` value, or 0 */
     size_t text_at;    /* the text to write for params: offset in texts */
     size_t text_len;
-    int splice;        /* write that text instead of rendering params */
+    int splice; /* write that text instead of rendering params */
 } tool;
 
 typedef struct encoder {
@@ -166,22 +166,20 @@ static wj_code match_text(encoder *e, tool *t, const wj_doc *texts,
     if (!t->params || s->type != WJ_STRING)
         return WJ_OK;
     t->text_at = *texts_used;
-    t->text_len = wj_string_decode(texts->json + s->start + 1,
-                                   s->end - s->start - 2,
-                                   e->texts + t->text_at);
+    t->text_len =
+        wj_string_decode(texts->json + s->start + 1, s->end - s->start - 2,
+                         e->texts + t->text_at);
     *texts_used += t->text_len;
     rc = wj_doc_parse(&parsed, e->texts + t->text_at, t->text_len, 0, alloc,
                       &perr);
     if (rc != WJ_OK) /* text that does not parse is never written */
-        return wj_error_is_input(rc) ? WJ_OK
-                                     : wj_fail(err, rc, 0, perr.msg);
+        return wj_error_is_input(rc) ? WJ_OK : wj_fail(err, rc, 0, perr.msg);
     rc = canonical_of(&parsed, 0, &text_canon, &has_text, err);
     if (rc == WJ_OK && has_text)
         rc = canonical_of(e->doc, t->params, &body_canon, &has_body, err);
     if (rc == WJ_OK && has_text && has_body)
         t->splice = text_canon.len == body_canon.len &&
-                    memcmp(text_canon.ptr, body_canon.ptr, body_canon.len) ==
-                        0;
+                    memcmp(text_canon.ptr, body_canon.ptr, body_canon.len) == 0;
     wj_free(alloc, body_canon.ptr);
     wj_free(alloc, text_canon.ptr);
     wj_doc_release(&parsed);
@@ -208,8 +206,8 @@ static wj_code prepare_tools(encoder *e, uint32_t tools_node,
         t->function = member_value(doc, node, "function");
         if (t->function && doc->nodes[t->function].type != WJ_OBJECT)
             t->function = 0;
-        t->params = t->function ? member_value(doc, t->function, "parameters")
-                                : 0;
+        t->params =
+            t->function ? member_value(doc, t->function, "parameters") : 0;
         rc = match_text(e, t, texts, text, &used, err);
         node = doc->nodes[node].next;
         text = texts->nodes[text].next;

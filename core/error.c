@@ -23,11 +23,11 @@ size_t wj_error_format(const wj_error *err, const char *func, char *buf,
     if (!func)
         func = "";
     if (err->code == WJ_ERR_RANGE)
-        n = snprintf(buf, size, "%s%snumber out of range at byte %zu: %s",
-                     func, sep, err->offset, msg);
-    else if (wj_error_is_input(err->code))
-        n = snprintf(buf, size, "%s%smalformed JSON at byte %zu: %s", func,
+        n = snprintf(buf, size, "%s%snumber out of range at byte %zu: %s", func,
                      sep, err->offset, msg);
+    else if (wj_error_is_input(err->code))
+        n = snprintf(buf, size, "%s%smalformed JSON at byte %zu: %s", func, sep,
+                     err->offset, msg);
     else
         n = snprintf(buf, size, "%s%s%s", func, sep, msg);
     return n < 0 ? 0 : (size_t)n;

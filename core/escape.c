@@ -21,8 +21,8 @@ static const unsigned char wire_keeps[256] = {
     ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
 };
 static const unsigned char canonical_keeps[256] = {
-    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1, ['b'] = 1,
-    ['f'] = 1,
+    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1,
+    ['t'] = 1, ['b'] = 1,  ['f'] = 1,
 };
 
 static uint32_t hex_value(const char *s)

@@ -100,13 +100,13 @@ static int leading_zeros(uint64_t x) /* x != 0 */
 
 /* A lexeme's significant digits: value = 0.D * 10^point, D in the lexeme. */
 typedef struct decimal {
-    const char *int_digits;  /* the digits before '.' */
+    const char *int_digits; /* the digits before '.' */
     size_t int_len;
     const char *frac_digits; /* the digits after '.', if any */
     size_t frac_len;
-    size_t first;            /* index of D's first digit in int ++ frac */
-    size_t count;            /* digits in D (no leading or trailing zeros) */
-    int64_t point;           /* decimal exponent of 0.D (saturated) */
+    size_t first;  /* index of D's first digit in int ++ frac */
+    size_t count;  /* digits in D (no leading or trailing zeros) */
+    int64_t point; /* decimal exponent of 0.D (saturated) */
     int negative;
 } decimal;
 
@@ -167,6 +167,7 @@ static void decimal_scan(const char *s, size_t len, decimal *dec)
 }
 
 /* Powers of ten that doubles hold exactly. */
+/* clang-format off */
 static const double exact_pow10[23] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -174,6 +175,7 @@ static const uint64_t exact_pow10_int[16] = {
     1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
     1000000000u, 10000000000u, 100000000000u, 1000000000000u,
     10000000000000u, 100000000000000u, 1000000000000000u};
+/* clang-format on */
 
 /*
  * Clinger's fast path for w * 10^e: when w is below 2^53 and 10^e is a
@@ -229,9 +231,9 @@ static int parse_scaled(uint64_t w, int64_t e, double *out)
     /* value = (top + below) * 2^b; top >= 2^62 as both factors are full. */
     int b = floor_log2_pow10((int)e) + 1 - lz;
     int lead = top >> 63 ? 63 : 62;
-    int shift = lead - 52;         /* bits of top under the significand */
-    int biased = lead + b + 1023;  /* the exponent field, if normal */
-    if (biased < 1) {              /* subnormal: unit 2^-1074 */
+    int shift = lead - 52;        /* bits of top under the significand */
+    int biased = lead + b + 1023; /* the exponent field, if normal */
+    if (biased < 1) {             /* subnormal: unit 2^-1074 */
         shift += 1 - biased;
         biased = 1;
         if (shift >= 64)
@@ -416,12 +418,11 @@ static uint64_t shortest_decimal(uint64_t c, int q, int *exp)
     return vb < midpoint || (vb == midpoint && (s & 1) == 0) ? s : t;
 }
 
-static const char digit_pairs[201] =
-    "0001020304050607080910111213141516171819"
-    "2021222324252627282930313233343536373839"
-    "4041424344454647484950515253545556575859"
-    "6061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                     "2021222324252627282930313233343536373839"
+                                     "4041424344454647484950515253545556575859"
+                                     "6061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
 
 /* Writes the 8 decimal digits of v < 10^8, leading zeros too, at p. */
 static void digits_write8(uint32_t v, char *p)

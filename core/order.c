@@ -52,11 +52,13 @@ static uint32_t next_unit(units *u)
     if (s[0] < 0xF0) {
         u->i += 3;
         return ((uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-                (s[2] & 0x3Fu)) + 1;
+                (s[2] & 0x3Fu)) +
+               1;
     }
     u->i += 4;
     cp = ((uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-          (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu)) - 0x10000;
+          (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu)) -
+         0x10000;
     u->low = 0xDC00 + (cp & 0x3FF);
     return 0xD800 + (cp >> 10) + 1;
 }

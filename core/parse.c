@@ -40,6 +40,7 @@ typedef struct parser {
 
 /* Bytes that stop the fast scan of a string body: '"', '\\', controls and
  * every non-ASCII byte (which needs UTF-8 validation). */
+/* clang-format off */
 static const unsigned char string_stop[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x00 */
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, /* 0x10 */
@@ -58,12 +59,15 @@ static const unsigned char string_stop[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
+/* clang-format on */
 
 /* The letters after a backslash that need nothing more: " \\ / b f n r t. */
+/* clang-format off */
 static const unsigned char simple_escape[256] = {
     ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
     ['r'] = 1, ['t'] = 1,
 };
+/* clang-format on */
 
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {
@@ -81,8 +85,8 @@ static void skip_space(parser *p)
 {
     const unsigned char *s = p->s;
     size_t i = p->pos, len = p->len;
-    while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' ||
-                       s[i] == '\t'))
+    while (i < len &&
+           (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
         i++;
     p->pos = i;
 }
@@ -158,12 +162,14 @@ static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
 }
 
 /* One more than the value of each hex digit; 0 for every other byte. */
+/* clang-format off */
 static const unsigned char hex_digit[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
     ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
     ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
     ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
 };
+/* clang-format on */
 
 /* The value of four hex digits at s, or -1 when one is not a hex digit. */
 static int32_t hex4(const unsigned char *s)
@@ -259,8 +265,7 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
             wj_code rc;
             flags |= WJ_STR_ESCAPED;
             /* The common two-byte escapes, inline; \u goes the long way. */
-            while (i + 1 < len && s[i] == '\\' &&
-                   simple_escape[s[i + 1]])
+            while (i + 1 < len && s[i] == '\\' && simple_escape[s[i + 1]])
                 i += 2;
             if (i >= len || s[i] != '\\')
                 continue;
@@ -303,9 +308,8 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
             p->names_cap = cap;
         }
         n->aux = (uint32_t)p->names_len;
-        n->count = (uint32_t)wj_string_decode((const char *)s + start + 1,
-                                              raw_len,
-                                              p->doc->names + p->names_len);
+        n->count = (uint32_t)wj_string_decode(
+            (const char *)s + start + 1, raw_len, p->doc->names + p->names_len);
         p->names_len += n->count;
     }
     p->pos = i + 1;
@@ -422,8 +426,8 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 
 static wj_code parse_tree(parser *p)
 {
-    uint32_t stack[WJ_MAX_DEPTH];     /* open containers */
-    uint32_t key_base[WJ_MAX_DEPTH];  /* their first entry in p->keys */
+    uint32_t stack[WJ_MAX_DEPTH];    /* open containers */
+    uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
     unsigned depth = 0;
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
     wj_node *top;
@@ -457,24 +461,22 @@ value:
         if (p->doc->nodes[idx].type == WJ_OBJECT)
             goto member;
         goto value;
-    case '"':
-        rc = parse_string(p, 0, &idx);
-        break;
-    case '-': case '0': case '1': case '2': case '3': case '4': case '5':
-    case '6': case '7': case '8': case '9':
-        rc = parse_number(p);
-        break;
-    case 't':
-        rc = parse_literal(p, "true", WJ_TRUE);
-        break;
-    case 'f':
-        rc = parse_literal(p, "false", WJ_FALSE);
-        break;
-    case 'n':
-        rc = parse_literal(p, "null", WJ_NULL);
-        break;
-    default:
-        return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
+    case '"': rc = parse_string(p, 0, &idx); break;
+    case '-':
+    case '0':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9': rc = parse_number(p); break;
+    case 't': rc = parse_literal(p, "true", WJ_TRUE); break;
+    case 'f': rc = parse_literal(p, "false", WJ_FALSE); break;
+    case 'n': rc = parse_literal(p, "null", WJ_NULL); break;
+    default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
     }
     if (rc != WJ_OK)
         return rc;

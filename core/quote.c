@@ -35,8 +35,10 @@ static void spell_literal(wj_buf *lit, const char *text, size_t len)
             break;
         case 2:
             o[0] = '\\';
-            o[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't'
-                                                                 : (char)c;
+            o[1] = c == '\n'   ? 'n'
+                   : c == '\r' ? 'r'
+                   : c == '\t' ? 't'
+                               : (char)c;
             lit->len += 2;
             break;
         default:

@@ -43,7 +43,7 @@ typedef struct render {
     uint32_t *scratch; /* member orders built here, LIFO */
     uint32_t n_scratch;
     uint32_t cap_scratch;
-    char *name;        /* a decoded `required` entry */
+    char *name; /* a decoded `required` entry */
     size_t cap_name;
     const wj_render_hook *hook; /* the caller's say, or NULL */
 } render;
@@ -348,8 +348,7 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
 static wj_code walk(render *r, uint32_t root)
 {
     const wj_doc *doc = r->doc;
-    mode root_mode =
-        r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
+    mode root_mode = r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
     wj_code rc = open_value(r, root, root_mode, 0);
 
     while (rc == WJ_OK && r->depth > 0) {
@@ -395,9 +394,8 @@ wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
 }
 
 wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
-                         const wj_render_opts *opts,
-                         const wj_render_hook *hook, wj_buf *buf,
-                         wj_error *err)
+                         const wj_render_opts *opts, const wj_render_hook *hook,
+                         wj_buf *buf, wj_error *err)
 {
     render r;
     wj_code rc;

@@ -38,12 +38,12 @@ typedef enum wj_code {
     WJ_ERR_SYNTAX,    /* input outside RFC 8259's grammar (offset set) */
     WJ_ERR_UTF8,      /* invalid UTF-8 in the input (offset set) */
     WJ_ERR_DUPLICATE, /* an object spells a member name twice (offset set) */
-    WJ_ERR_DEPTH,     /* more than WJ_MAX_DEPTH nested containers (offset set) */
-    WJ_ERR_RANGE,     /* a number rounds to infinity as a double (offset set) */
-    WJ_ERR_TYPE,      /* valid JSON of the wrong kind for the function */
-    WJ_ERR_ARGUMENT,  /* an argument other than the JSON text is unusable */
-    WJ_ERR_NOMEM,     /* an allocation failed */
-    WJ_ERR_TOOBIG     /* input or result larger than the library handles */
+    WJ_ERR_DEPTH,    /* more than WJ_MAX_DEPTH nested containers (offset set) */
+    WJ_ERR_RANGE,    /* a number rounds to infinity as a double (offset set) */
+    WJ_ERR_TYPE,     /* valid JSON of the wrong kind for the function */
+    WJ_ERR_ARGUMENT, /* an argument other than the JSON text is unusable */
+    WJ_ERR_NOMEM,    /* an allocation failed */
+    WJ_ERR_TOOBIG    /* input or result larger than the library handles */
 } wj_code;
 
 /* Containers may nest this deep; one more is WJ_ERR_DEPTH. */
@@ -176,7 +176,8 @@ wj_code wj_sha256_new(wj_sha256 **out);
 /* Empties h again, as if just made. */
 wj_code wj_sha256_reset(wj_sha256 *h);
 wj_code wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
-/* The hex digest of what was fed so far; h is left as it was, ready for more. */
+/* The hex digest of what was fed so far; h is left as it was, ready for more.
+ */
 wj_code wj_sha256_peek_hex(const wj_sha256 *h, char hex[WJ_DIGEST_HEX_SIZE]);
 /* Releases h; NULL is a no-op. */
 void wj_sha256_free(wj_sha256 *h);

@@ -64,10 +64,11 @@ typedef enum wj_type {
 
 /* String flags. */
 #define WJ_STR_ESCAPED 0x01 /* holds a backslash escape */
-#define WJ_STR_UTF16   0x02 /* holds U+E000 or above, or a lone surrogate:
-                               its UTF-16 order may differ from byte order */
+#define WJ_STR_UTF16                                                           \
+    0x02 /* holds U+E000 or above, or a lone surrogate:                        \
+            its UTF-16 order may differ from byte order */
 /* Object flags. */
-#define WJ_OBJ_UTF16   0x02 /* a member name has WJ_STR_UTF16 */
+#define WJ_OBJ_UTF16 0x02 /* a member name has WJ_STR_UTF16 */
 
 /*
  * One value.  Nodes are stored in document order; a container's children
@@ -90,8 +91,8 @@ typedef struct wj_doc {
     size_t len;
     wj_node *nodes;
     uint32_t n_nodes;
-    uint32_t *order;  /* per object, its name nodes sorted by decoded bytes */
-    char *names;      /* decoded member names that held escapes */
+    uint32_t *order; /* per object, its name nodes sorted by decoded bytes */
+    char *names;     /* decoded member names that held escapes */
     const wj_alloc *alloc;
 } wj_doc;
 
@@ -185,7 +186,8 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
 int wj_compare_bytes(wj_span a, wj_span b);
 int wj_compare_utf16(wj_span a, wj_span b);
 
-/* Sorts the name nodes in names[0..n) by cmp, stably, using tmp (room for n). */
+/* Sorts the name nodes in names[0..n) by cmp, stably, using tmp (room for n).
+ */
 void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
                    uint32_t *tmp, int (*cmp)(wj_span, wj_span));
 
@@ -226,9 +228,8 @@ typedef struct wj_render_hook {
 
 /* wj_render, asking hook (which may be NULL) at every value and object. */
 wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
-                         const wj_render_opts *opts,
-                         const wj_render_hook *hook, wj_buf *buf,
-                         wj_error *err);
+                         const wj_render_opts *opts, const wj_render_hook *hook,
+                         wj_buf *buf, wj_error *err);
 
 /* ------------------------------------------------------------------ errors */
 

@@ -17,8 +17,9 @@
 
 typedef struct wirejq_bridge {
     jq_state *jq;
-    const int *dumpopts;  /* flags for printing plain debug values; NULL: drop them */
-    jv pending;           /* the result the next `input` returns */
+    const int
+        *dumpopts; /* flags for printing plain debug values; NULL: drop them */
+    jv pending;    /* the result the next `input` returns */
     jq_input_cb saved_cb; /* the input callback that result stands in for */
     void *saved_data;
 } wirejq_bridge;

@@ -101,10 +101,10 @@ static jv digest_result(const char *name, wj_code rc,
  * names_free.  On failure returns 0 and leaves nothing to release.
  */
 typedef struct name_list {
-    jv held;                     /* the strings, as an array */
-    wj_name *names;              /* names[0..n) */
+    jv held;        /* the strings, as an array */
+    wj_name *names; /* names[0..n) */
     size_t n;
-    wj_name local[LOCAL_NAMES];  /* storage for short lists */
+    wj_name local[LOCAL_NAMES]; /* storage for short lists */
 } name_list;
 
 static int names_init(name_list *list, jv v)
@@ -116,7 +116,8 @@ static int names_init(name_list *list, jv v)
         list->held = JV_ARRAY(v);
     } else if (jv_get_kind(v) == JV_KIND_ARRAY) {
         list->held = jv_array();
-        jv_array_foreach(v, k, elem) {
+        jv_array_foreach(v, k, elem)
+        {
             if (jv_get_kind(elem) == JV_KIND_STRING) {
                 list->held = jv_array_append(list->held, elem);
             } else if (jv_get_kind(elem) == JV_KIND_NULL) {
@@ -185,7 +186,8 @@ static jv wire_json1(const char *name, jv input, jv *args)
     jv result;
     if (!names_init(&members, args[0])) {
         jv_free(input);
-        return fail_argument(name, "data members must be a string or an array of strings");
+        return fail_argument(
+            name, "data members must be a string or an array of strings");
     }
     result = wire_json_with(name, input, members.names, members.n);
     names_free(&members);
@@ -202,7 +204,8 @@ static jv render(const char *name, jv input, render_fn fn, int raw)
     char *out = NULL;
     size_t len = 0;
     wj_error err;
-    wj_code rc = fn(jv_string_value(text), text_len(text), NULL, &out, &len, &err);
+    wj_code rc =
+        fn(jv_string_value(text), text_len(text), NULL, &out, &len, &err);
     jv_free(text);
     return text_result(name, rc, out, len, &err);
 }
@@ -235,20 +238,21 @@ static jv data_digest0(const char *name, jv input, jv *args)
     jv text = json_text(input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
-    wj_code rc = wj_data_digest(jv_string_value(text), text_len(text), NULL, hex, &err);
+    wj_code rc =
+        wj_data_digest(jv_string_value(text), text_len(text), NULL, hex, &err);
     (void)args;
     jv_free(text);
     return digest_result(name, rc, hex, &err);
 }
 
-static jv message_digest_with(const char *name, jv input, const wj_name *ignored,
-                              size_t n_ignored)
+static jv message_digest_with(const char *name, jv input,
+                              const wj_name *ignored, size_t n_ignored)
 {
     jv text = json_text(input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
-    wj_code rc = wj_message_digest(jv_string_value(text), text_len(text), ignored,
-                                   n_ignored, NULL, hex, &err);
+    wj_code rc = wj_message_digest(jv_string_value(text), text_len(text),
+                                   ignored, n_ignored, NULL, hex, &err);
     jv_free(text);
     return digest_result(name, rc, hex, &err);
 }
@@ -265,7 +269,8 @@ static jv message_digest1(const char *name, jv input, jv *args)
     jv result;
     if (!names_init(&ignored, args[0])) {
         jv_free(input);
-        return fail_argument(name, "ignored members must be a string or an array of strings");
+        return fail_argument(
+            name, "ignored members must be a string or an array of strings");
     }
     result = message_digest_with(name, input, ignored.names, ignored.n);
     names_free(&ignored);
@@ -277,7 +282,8 @@ static jv messages_digest0(const char *name, jv input, jv *args)
     jv text = json_text(input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
-    wj_code rc = wj_messages_digest(jv_string_value(text), text_len(text), NULL, hex, &err);
+    wj_code rc = wj_messages_digest(jv_string_value(text), text_len(text), NULL,
+                                    hex, &err);
     (void)args;
     jv_free(text);
     return digest_result(name, rc, hex, &err);
@@ -309,8 +315,8 @@ static jv with_top_level2(const char *name, jv input, jv *args)
     }
     body = body_text(input);
     rc = wj_with_top_level(jv_string_value(body), text_len(body),
-                           jv_string_value(args[0]), text_len(args[0]), value_text,
-                           value_len, NULL, &out, &len, &err);
+                           jv_string_value(args[0]), text_len(args[0]),
+                           value_text, value_len, NULL, &out, &len, &err);
     wj_free(NULL, value_text);
     jv_free(body);
     jv_free(args[0]);
@@ -385,9 +391,10 @@ int wirejq_is_call(jv v)
     if (jv_get_kind(v) != JV_KIND_ARRAY || jv_array_length(jv_copy(v)) < 3)
         return 0;
     tag = jv_array_get(jv_copy(v), 0);
-    is_call = jv_get_kind(tag) == JV_KIND_STRING &&
-              text_len(tag) == WIREJQ_CALL_TAG_LEN &&
-              memcmp(jv_string_value(tag), WIREJQ_CALL_TAG, WIREJQ_CALL_TAG_LEN) == 0;
+    is_call =
+        jv_get_kind(tag) == JV_KIND_STRING &&
+        text_len(tag) == WIREJQ_CALL_TAG_LEN &&
+        memcmp(jv_string_value(tag), WIREJQ_CALL_TAG, WIREJQ_CALL_TAG_LEN) == 0;
     jv_free(tag);
     return is_call;
 }

@@ -27,6 +27,8 @@ jv wirejq_realpath(jv path)
     return path;
 }
 
+/* The help text is laid out as it prints. */
+/* clang-format off */
 static void print_header(const wirejq_cli *cli, FILE *f)
 {
     fprintf(f,
@@ -98,11 +100,13 @@ static void usage_long(const wirejq_cli *cli)
         "error, 4 invalid input, 5 runtime error (and 1/4 with -e).\n");
     exit(ferror(stdout) ? 2 : 0);
 }
+/* clang-format on */
 
 void wirejq_usage_short(const wirejq_cli *cli)
 {
     print_header(cli, stderr);
-    fprintf(stderr, "For a listing of options, use %s --help.\n", cli->progname);
+    fprintf(stderr, "For a listing of options, use %s --help.\n",
+            cli->progname);
     exit(2);
 }
 
@@ -110,13 +114,15 @@ static void die(const wirejq_cli *cli)
 {
     fprintf(stderr, "Use %s --help for help with command-line options,\n",
             cli->progname);
-    fprintf(stderr, "or see the jq manpage, or online docs  at https://stedolan.github.io/jq\n");
+    fprintf(stderr, "or see the jq manpage, or online docs  at "
+                    "https://stedolan.github.io/jq\n");
     exit(2);
 }
 
 static int is_optish(const char *text)
 {
-    return text[0] == '-' && (text[1] == '-' || isalpha((unsigned char)text[1]));
+    return text[0] == '-' &&
+           (text[1] == '-' || isalpha((unsigned char)text[1]));
 }
 
 /*
@@ -137,7 +143,8 @@ static int is_option(const char *text, char shortopt, const char *longopt,
 
 static void add_file(wirejq_cli *cli, char *name)
 {
-    char **files = realloc(cli->files, (size_t)(cli->nfiles + 1) * sizeof(*files));
+    char **files =
+        realloc(cli->files, (size_t)(cli->nfiles + 1) * sizeof(*files));
     if (files == NULL) {
         fprintf(stderr, "%s: out of memory\n", cli->progname);
         exit(2);
@@ -155,7 +162,8 @@ static void add_word(wirejq_cli *cli, char *word, int mode)
         jv v = jv_parse(word);
         if (!jv_is_valid(v)) {
             jv_free(v);
-            fprintf(stderr, "%s: invalid JSON text passed to --jsonargs\n", cli->progname);
+            fprintf(stderr, "%s: invalid JSON text passed to --jsonargs\n",
+                    cli->progname);
             die(cli);
         }
         cli->positional = jv_array_append(cli->positional, v);
@@ -175,8 +183,8 @@ static int file_argument(wirejq_cli *cli, const char *which, const char *name,
     data = jv_load_file(path, raw);
     if (!jv_is_valid(data)) {
         data = jv_invalid_get_msg(data);
-        fprintf(stderr, "%s: Bad JSON in --%s %s %s: %s\n", cli->progname, which,
-                name, path, jv_string_value(data));
+        fprintf(stderr, "%s: Bad JSON in --%s %s %s: %s\n", cli->progname,
+                which, name, path, jv_string_value(data));
         jv_free(data);
         return 2;
     }
@@ -200,7 +208,8 @@ static void need_params(const wirejq_cli *cli, int i, int argc, int n,
  * One option word argv[*i]; may consume the words after it.  Returns an
  * exit status, or CLI_RUN.
  */
-static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mode)
+static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i,
+                        int *mode)
 {
     const char *text = argv[*i];
     size_t nshort = 0;
@@ -209,12 +218,15 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
         if (jv_get_kind(cli->lib_paths) == JV_KIND_NULL)
             cli->lib_paths = jv_array();
         if (text[2] != '\0') {
-            cli->lib_paths = jv_array_append(cli->lib_paths, wirejq_realpath(jv_string(text + 2)));
+            cli->lib_paths = jv_array_append(
+                cli->lib_paths, wirejq_realpath(jv_string(text + 2)));
         } else if (*i >= argc - 1) {
-            fprintf(stderr, "-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n");
+            fprintf(stderr, "-L takes a parameter: (e.g. -L /search/path or "
+                            "-L/search/path)\n");
             die(cli);
         } else {
-            cli->lib_paths = jv_array_append(cli->lib_paths, wirejq_realpath(jv_string(argv[*i + 1])));
+            cli->lib_paths = jv_array_append(
+                cli->lib_paths, wirejq_realpath(jv_string(argv[*i + 1])));
             (*i)++;
         }
         return CLI_RUN;
@@ -223,27 +235,33 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
     /* Letters that may stack, in the order jq 1.6 tries them. */
     if (is_option(text, 's', "slurp", &nshort)) {
         cli->options |= OPT_SLURP;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'r', "raw-output", &nshort)) {
         cli->options |= OPT_RAW_OUTPUT;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'c', "compact-output", &nshort)) {
         cli->dumpopts &= ~(JV_PRINT_TAB | JV_PRINT_INDENT_FLAGS(7));
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'C', "color-output", &nshort)) {
         cli->options |= OPT_COLOR;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'M', "monochrome-output", &nshort)) {
         cli->options |= OPT_NO_COLOR;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'a', "ascii-output", &nshort)) {
         cli->options |= OPT_ASCII;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 0, "unbuffered", &nshort)) {
         cli->options |= OPT_UNBUFFERED;
@@ -251,23 +269,28 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
     }
     if (is_option(text, 'S', "sort-keys", &nshort)) {
         cli->options |= OPT_SORT_KEYS;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'R', "raw-input", &nshort)) {
         cli->options |= OPT_RAW_INPUT;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'n', "null-input", &nshort)) {
         cli->options |= OPT_NULL_INPUT;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'f', "from-file", &nshort)) {
         cli->options |= OPT_FROM_FILE;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 'j', "join-output", &nshort)) {
         cli->options |= OPT_RAW_OUTPUT | OPT_NO_NEWLINE;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 0, "tab", &nshort)) {
         cli->dumpopts &= ~JV_PRINT_INDENT_FLAGS(7);
@@ -280,7 +303,8 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
         cli->dumpopts &= ~(JV_PRINT_TAB | JV_PRINT_INDENT_FLAGS(7));
         indent = atoi(argv[*i + 1]);
         if (indent < -1 || indent > 7) {
-            fprintf(stderr, "%s: --indent takes a number between -1 and 7\n", cli->progname);
+            fprintf(stderr, "%s: --indent takes a number between -1 and 7\n",
+                    cli->progname);
             die(cli);
         }
         cli->dumpopts |= JV_PRINT_INDENT_FLAGS(indent);
@@ -301,7 +325,8 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
     }
     if (is_option(text, 'e', "exit-status", &nshort)) {
         cli->options |= OPT_EXIT_STATUS;
-        if (!nshort) return CLI_RUN;
+        if (!nshort)
+            return CLI_RUN;
     }
     if (is_option(text, 0, "args", &nshort)) {
         *mode = 's';
@@ -312,7 +337,8 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
         return CLI_RUN;
     }
     if (is_option(text, 0, "arg", &nshort)) {
-        need_params(cli, *i, argc, 2, "--arg takes two parameters (e.g. --arg varname value)");
+        need_params(cli, *i, argc, 2,
+                    "--arg takes two parameters (e.g. --arg varname value)");
         if (!jv_object_has(jv_copy(cli->named), jv_string(argv[*i + 1])))
             cli->named = jv_object_set(cli->named, jv_string(argv[*i + 1]),
                                        jv_string(argv[*i + 2]));
@@ -320,12 +346,15 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
         return CLI_RUN;
     }
     if (is_option(text, 0, "argjson", &nshort)) {
-        need_params(cli, *i, argc, 2, "--argjson takes two parameters (e.g. --argjson varname text)");
+        need_params(
+            cli, *i, argc, 2,
+            "--argjson takes two parameters (e.g. --argjson varname text)");
         if (!jv_object_has(jv_copy(cli->named), jv_string(argv[*i + 1]))) {
             jv v = jv_parse(argv[*i + 2]);
             if (!jv_is_valid(v)) {
                 jv_free(v);
-                fprintf(stderr, "%s: invalid JSON text passed to --argjson\n", cli->progname);
+                fprintf(stderr, "%s: invalid JSON text passed to --argjson\n",
+                        cli->progname);
                 die(cli);
             }
             cli->named = jv_object_set(cli->named, jv_string(argv[*i + 1]), v);
@@ -333,13 +362,15 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i, int *mod
         *i += 2;
         return CLI_RUN;
     }
-    if (is_option(text, 0, "argfile", &nshort) || is_option(text, 0, "rawfile", &nshort) ||
+    if (is_option(text, 0, "argfile", &nshort) ||
+        is_option(text, 0, "rawfile", &nshort) ||
         is_option(text, 0, "slurpfile", &nshort)) {
         const char *which = text + 2;
         char what[100];
         int status;
         snprintf(what, sizeof(what),
-                 "--%s takes two parameters (e.g. --%s varname filename)", which, which);
+                 "--%s takes two parameters (e.g. --%s varname filename)",
+                 which, which);
         need_params(cli, *i, argc, 2, what);
         status = file_argument(cli, which, argv[*i + 1], argv[*i + 2]);
         *i += 2;

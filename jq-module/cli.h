@@ -29,16 +29,16 @@ enum {
 
 /* What the command line asks for. */
 typedef struct wirejq_cli {
-    const char *progname;   /* argv[0], used in messages as jq uses its own */
-    int options;            /* OPT_* */
-    int dumpopts;           /* JV_PRINT_* for results */
-    int parser_flags;       /* JV_PARSE_* for inputs */
-    int jq_flags;           /* JQ_DEBUG_* for jq_start */
-    const char *program;    /* the filter, or the file holding it with -f */
-    jv named;               /* --arg and friends: name -> value */
-    jv positional;          /* --args / --jsonargs values */
-    jv lib_paths;           /* -L directories, or null for the defaults */
-    char **files;           /* input files, in order */
+    const char *progname; /* argv[0], used in messages as jq uses its own */
+    int options;          /* OPT_* */
+    int dumpopts;         /* JV_PRINT_* for results */
+    int parser_flags;     /* JV_PARSE_* for inputs */
+    int jq_flags;         /* JQ_DEBUG_* for jq_start */
+    const char *program;  /* the filter, or the file holding it with -f */
+    jv named;             /* --arg and friends: name -> value */
+    jv positional;        /* --args / --jsonargs values */
+    jv lib_paths;         /* -L directories, or null for the defaults */
+    char **files;         /* input files, in order */
     int nfiles;
     const char *tests_file; /* --run-tests FILE (NULL: stdin) */
     int run_tests;

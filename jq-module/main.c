@@ -35,7 +35,8 @@ typedef struct run_state {
 static void open_error(void *data, const char *fname)
 {
     (void)data;
-    fprintf(stderr, "wirejq: error: Could not open file %s: %s\n", fname, strerror(errno));
+    fprintf(stderr, "wirejq: error: Could not open file %s: %s\n", fname,
+            strerror(errno));
 }
 
 static void write_out(const char *bytes, size_t len)
@@ -51,7 +52,8 @@ static int process(run_state *st, jv value)
     jv result;
     jq_start(st->jq, value, st->cli->jq_flags);
     while (jv_is_valid(result = jq_next(st->jq))) {
-        if ((options & OPT_RAW_OUTPUT) && jv_get_kind(result) == JV_KIND_STRING) {
+        if ((options & OPT_RAW_OUTPUT) &&
+            jv_get_kind(result) == JV_KIND_STRING) {
             if (options & OPT_ASCII) {
                 jv_dumpf(result, stdout, JV_PRINT_ASCII);
             } else {
@@ -85,7 +87,8 @@ static int process(run_state *st, jv value)
         jv_free(code);
         if (jv_get_kind(message) == JV_KIND_STRING) {
             fprintf(stderr, "%s", jv_string_value(message));
-        } else if (jv_get_kind(message) != JV_KIND_NULL && jv_is_valid(message)) {
+        } else if (jv_get_kind(message) != JV_KIND_NULL &&
+                   jv_is_valid(message)) {
             message = jv_dump_string(message, 0);
             fprintf(stderr, "%s\n", jv_string_value(message));
         }
@@ -95,8 +98,8 @@ static int process(run_state *st, jv value)
         jv msg = jv_invalid_get_msg(jv_copy(result));
         jv where = jq_util_input_get_position(st->jq);
         if (jv_get_kind(msg) == JV_KIND_STRING) {
-            fprintf(stderr, "wirejq: error (at %s): %s\n", jv_string_value(where),
-                    jv_string_value(msg));
+            fprintf(stderr, "wirejq: error (at %s): %s\n",
+                    jv_string_value(where), jv_string_value(msg));
         } else {
             msg = jv_dump_string(msg, 0);
             fprintf(stderr, "wirejq: error (at %s) (not a string): %s\n",
@@ -124,7 +127,8 @@ static const char *skip_shebang(const char *p)
     if (n == NULL || n[1] != '#')
         return p;
     n = strchr(n + 1, '\n');
-    if (n == NULL || n[1] == '#' || n[1] == '\0' || n[-1] != '\\' || n[-2] == '\\')
+    if (n == NULL || n[1] == '#' || n[1] == '\0' || n[-1] != '\\' ||
+        n[-2] == '\\')
         return p;
     n = strchr(n + 1, '\n');
     return n == NULL ? p : n + 1;
@@ -163,22 +167,26 @@ static int compile(run_state *st)
             free(dir);
             return 2;
         }
-        if ((size_t)jv_string_length_bytes(jv_copy(data)) != strlen(jv_string_value(data))) {
+        if ((size_t)jv_string_length_bytes(jv_copy(data)) !=
+            strlen(jv_string_value(data))) {
             fprintf(stderr, "wirejq: program file contains NUL bytes\n");
             jv_free(data);
             free(dir);
             return 2;
         }
-        jq_set_attr(st->jq, jv_string("PROGRAM_ORIGIN"), wirejq_realpath(jv_string(dirname(dir))));
+        jq_set_attr(st->jq, jv_string("PROGRAM_ORIGIN"),
+                    wirejq_realpath(jv_string(dirname(dir))));
         free(dir);
         text = skip_shebang(jv_string_value(data));
     } else {
-        jq_set_attr(st->jq, jv_string("PROGRAM_ORIGIN"), wirejq_realpath(jv_string(".")));
+        jq_set_attr(st->jq, jv_string("PROGRAM_ORIGIN"),
+                    wirejq_realpath(jv_string(".")));
     }
     args = JV_OBJECT(jv_string("positional"), jv_copy(cli->positional),
                      jv_string("named"), jv_copy(cli->named));
     cli->named = jv_object_set(cli->named, jv_string("ARGS"), args);
-    compiled = wirejq_compile(st->jq, text, jv_copy(cli->named), wirejq_print_error, NULL);
+    compiled = wirejq_compile(st->jq, text, jv_copy(cli->named),
+                              wirejq_print_error, NULL);
     jv_free(data);
     return compiled ? CLI_RUN : 3;
 }
@@ -195,7 +203,8 @@ static int run_inputs(run_state *st)
     if (cli->options & OPT_SEQ)
         cli->parser_flags |= JV_PARSE_SEQ;
     if (cli->options & OPT_RAW_INPUT)
-        jq_util_input_set_parser(input, NULL, (cli->options & OPT_SLURP) ? 1 : 0);
+        jq_util_input_set_parser(input, NULL,
+                                 (cli->options & OPT_SLURP) ? 1 : 0);
     else
         jq_util_input_set_parser(input, jv_parser_new(cli->parser_flags),
                                  (cli->options & OPT_SLURP) ? 1 : 0);
@@ -258,12 +267,14 @@ static int run(run_state *st, const char *argv0)
         fprintf(stderr, "Failed to set $JQ_COLORS\n");
 
     if (jv_get_kind(cli->lib_paths) == JV_KIND_NULL)
-        cli->lib_paths = JV_ARRAY(jv_string("~/.jq"), jv_string("$ORIGIN/../lib/jq"),
-                                  jv_string("$ORIGIN/lib"));
+        cli->lib_paths =
+            JV_ARRAY(jv_string("~/.jq"), jv_string("$ORIGIN/../lib/jq"),
+                     jv_string("$ORIGIN/lib"));
     jq_set_attr(st->jq, jv_string("JQ_LIBRARY_PATH"), jv_copy(cli->lib_paths));
     set_origins(st->jq, argv0);
 
-    if (cli->program == NULL && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+    if (cli->program == NULL &&
+        (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
         cli->program = ".";
     if (cli->program == NULL)
         wirejq_usage_short(cli);

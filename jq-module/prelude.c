@@ -93,16 +93,17 @@ static size_t skip_directive(const char *s, size_t i)
             continue;
         }
         switch (c) {
-        case '#':
-            i = skip_blank(s, i);
-            continue;
+        case '#': i = skip_blank(s, i); continue;
         case '"':
         case '(':
         case '[':
         case '{':
             if (depth == MAX_NESTING)
                 return 0;
-            stack[depth++] = c == '"' ? 'S' : c == '(' ? ')' : c == '[' ? ']' : '}';
+            stack[depth++] = c == '"'   ? 'S'
+                             : c == '(' ? ')'
+                             : c == '[' ? ']'
+                                        : '}';
             break;
         case ')':
         case ']':
@@ -120,8 +121,7 @@ static size_t skip_directive(const char *s, size_t i)
             if (depth == 0)
                 return i + 1;
             break;
-        default:
-            break;
+        default: break;
         }
         i++;
     }
@@ -173,7 +173,8 @@ static int splice(const char *source, spliced *out)
         return -1;
     memcpy(out->text, source, out->at);
     memcpy(out->text + out->at, wirejq_module_text, out->added);
-    memcpy(out->text + out->at + out->added, source + out->at, len - out->at + 1);
+    memcpy(out->text + out->at + out->added, source + out->at,
+           len - out->at + 1);
 
     out->line = 1;
     for (i = 0; i < out->at; i++) {

@@ -13,7 +13,7 @@
 
 typedef struct runner {
     FILE *in;
-    char *line;      /* the line just read, without its newline */
+    char *line; /* the line just read, without its newline */
     size_t cap;
     unsigned lineno;
     jq_state *jq;
@@ -68,11 +68,13 @@ static void fail_test(runner *r, int check_message)
     if (!next_line(r)) {
         r->malformed++;
     } else if (compiled) {
-        printf("*** Test program compiled that should not have at line %u: %s\n",
-               r->lineno, program);
+        printf(
+            "*** Test program compiled that should not have at line %u: %s\n",
+            r->lineno, program);
         r->malformed++;
     } else if (check_message && strcmp(r->line, r->error) != 0) {
-        printf("*** Erroneous test program failed with wrong message (%s) at line %u: %s\n",
+        printf("*** Erroneous test program failed with wrong message (%s) at "
+               "line %u: %s\n",
                r->error, r->lineno, program);
         r->malformed++;
     } else {
@@ -91,7 +93,8 @@ static int compare_outputs(runner *r, const char *program)
         jv actual;
         if (!jv_is_valid(expected)) {
             jv_free(expected);
-            printf("*** Expected result is invalid on line %u: %s\n", r->lineno, r->line);
+            printf("*** Expected result is invalid on line %u: %s\n", r->lineno,
+                   r->line);
             r->malformed++;
             continue;
         }
@@ -133,8 +136,10 @@ static void run_test(runner *r)
     jv input;
     printf("Testing '%s' at line number %u\n", program, r->lineno);
     r->tests++;
-    if (!wirejq_compile(r->jq, program, jv_object(), wirejq_print_error, NULL)) {
-        printf("*** Test program failed to compile at line %u: %s\n", r->lineno, program);
+    if (!wirejq_compile(r->jq, program, jv_object(), wirejq_print_error,
+                        NULL)) {
+        printf("*** Test program failed to compile at line %u: %s\n", r->lineno,
+               program);
         r->malformed++;
         while (next_line(r) && r->line[0] != '\0' && strcmp(r->line, "\r") != 0)
             ;
@@ -186,7 +191,8 @@ int wirejq_run_tests(const char *path, jv lib_dirs)
     while (next_line(&r)) {
         if (is_blank(r.line))
             continue;
-        if (strcmp(r.line, "%%FAIL") == 0 || strcmp(r.line, "%%FAIL IGNORE MSG") == 0) {
+        if (strcmp(r.line, "%%FAIL") == 0 ||
+            strcmp(r.line, "%%FAIL IGNORE MSG") == 0) {
             int check_message = strcmp(r.line, "%%FAIL") == 0;
             if (!next_line(&r))
                 break;
@@ -202,6 +208,7 @@ int wirejq_run_tests(const char *path, jv lib_dirs)
     free(r.line);
     if (r.in != stdin)
         fclose(r.in);
-    printf("%d of %d tests passed (%d malformed)\n", r.passed, r.tests, r.malformed);
+    printf("%d of %d tests passed (%d malformed)\n", r.passed, r.tests,
+           r.malformed);
     return r.passed == r.tests ? 0 : 1;
 }

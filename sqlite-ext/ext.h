@@ -15,7 +15,8 @@ SQLITE_EXTENSION_INIT3
 #define WIREJSON_SUBTYPE 74
 
 /* The core allocates through SQLite, so results are handed over as is
- * (with sqlite3_free as destructor) and SQLite's OOM testing reaches the core. */
+ * (with sqlite3_free as destructor) and SQLite's OOM testing reaches the core.
+ */
 extern const wj_alloc wirejson_sqlite_alloc;
 
 /* JSON text of an argument (TEXT, BLOB, or a number as SQLite spells it).
@@ -46,7 +47,8 @@ int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
                           const sqlite3_api_routines *pApi);
 
 /* messages_agg.c */
-void messagesDigestAggStep(sqlite3_context *ctx, int argc, sqlite3_value **argv);
+void messagesDigestAggStep(sqlite3_context *ctx, int argc,
+                           sqlite3_value **argv);
 void messagesDigestAggFinal(sqlite3_context *ctx);
 void messagesDigestAggValue(sqlite3_context *ctx);
 void messagesDigestAggInverse(sqlite3_context *ctx, int argc,

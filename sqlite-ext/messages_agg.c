@@ -20,10 +20,10 @@
 #define DIGEST_BYTES 32
 
 typedef struct agg_state {
-    wj_sha256 *hash;                     /* over digests[head..tail) unless stale */
+    wj_sha256 *hash; /* over digests[head..tail) unless stale */
     unsigned char (*digests)[DIGEST_BYTES]; /* the frame's message digests */
-    size_t head, tail, cap;              /* queue bounds, in digests */
-    int stale;                           /* hash no longer matches the queue */
+    size_t head, tail, cap;                 /* queue bounds, in digests */
+    int stale; /* hash no longer matches the queue */
 } agg_state;
 
 static int hex_value(char c)

@@ -37,8 +37,7 @@ static int top_level_value(sqlite3_context *ctx, sqlite3_value *arg,
         sqlite3_result_error(ctx, msg, -1);
         return -1;
     }
-    if (type != SQLITE_TEXT ||
-        sqlite3_value_subtype(arg) == WIREJSON_SUBTYPE)
+    if (type != SQLITE_TEXT || sqlite3_value_subtype(arg) == WIREJSON_SUBTYPE)
         return wirejson_arg_json(ctx, arg, value, len) == 0 ? 0 : -1;
     *value = (const char *)sqlite3_value_text(arg);
     if (!*value) {
@@ -75,10 +74,9 @@ void withTopLevelFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     }
     if (top_level_value(ctx, argv[2], &value, &value_len, &owned) != 0)
         return;
-    rc = wj_with_top_level(body, len, (const char *)name,
-                           (size_t)sqlite3_value_bytes(argv[1]), value,
-                           value_len, &wirejson_sqlite_alloc, &out, &out_len,
-                           &err);
+    rc = wj_with_top_level(
+        body, len, (const char *)name, (size_t)sqlite3_value_bytes(argv[1]),
+        value, value_len, &wirejson_sqlite_alloc, &out, &out_len, &err);
     sqlite3_free(owned);
     if (rc != WJ_OK)
         wirejson_result_error(ctx, rc, &err);
@@ -113,8 +111,7 @@ void toolSchemasFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         wirejson_result_text(ctx, out, out_len, 1);
 }
 
-void encodeWithSchemasFunc(sqlite3_context *ctx, int argc,
-                           sqlite3_value **argv)
+void encodeWithSchemasFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     const char *body, *texts;
     size_t len, texts_len, out_len = 0;

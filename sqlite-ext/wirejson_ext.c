@@ -162,8 +162,7 @@ static void canonicalArgumentsFunc(sqlite3_context *ctx, int argc,
     render_result(ctx, argc, argv, render_arguments, 0);
 }
 
-static void dataDigestFunc(sqlite3_context *ctx, int argc,
-                           sqlite3_value **argv)
+static void dataDigestFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     digest_result(ctx, argc, argv, digest_data);
 }
@@ -236,8 +235,7 @@ static const struct wirejson_function {
     {"messages_digest_agg", 1, PURE, 0, messagesDigestAggStep,
      messagesDigestAggFinal, messagesDigestAggValue, messagesDigestAggInverse},
     {"canonical_arguments", 1, PURE, canonicalArgumentsFunc, 0, 0, 0, 0},
-    {"with_top_level", 3, PURE | SQLITE_SUBTYPE, withTopLevelFunc, 0, 0, 0,
-     0},
+    {"with_top_level", 3, PURE | SQLITE_SUBTYPE, withTopLevelFunc, 0, 0, 0, 0},
     {"tool_schemas", -1, JSON_OUT, toolSchemasFunc, 0, 0, 0, 0},
     {"encode_with_schemas", 2, JSON_OUT, encodeWithSchemasFunc, 0, 0, 0, 0},
     {"wirejson_error", 1, PURE, wirejsonErrorFunc, 0, 0, 0, 0},
@@ -249,8 +247,8 @@ __declspec(dllexport)
 #else
 __attribute__((visibility("default")))
 #endif
-int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
-                          const sqlite3_api_routines *pApi)
+    int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
+                              const sqlite3_api_routines *pApi)
 {
     size_t k;
     SQLITE_EXTENSION_INIT2(pApi);
@@ -260,10 +258,9 @@ int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
         void *name = (void *)(size_t)f->name;
         int rc;
         if (f->step)
-            rc = sqlite3_create_window_function(db, f->name, f->n_arg,
-                                                f->flags, name, f->step,
-                                                f->final, f->value, f->inverse,
-                                                NULL);
+            rc = sqlite3_create_window_function(db, f->name, f->n_arg, f->flags,
+                                                name, f->step, f->final,
+                                                f->value, f->inverse, NULL);
         else
             rc = sqlite3_create_function_v2(db, f->name, f->n_arg, f->flags,
                                             name, f->func, NULL, NULL, NULL);
