@@ -110,13 +110,18 @@ static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
     return 0;
 }
 
-static uint32_t add_node(parser *p, wj_type type, size_t start)
+/* Out of line: the node array grows rarely. */
+static __attribute__((noinline)) int grow_nodes(parser *p)
+{
+    return grow(p, (void **)&p->doc->nodes, &p->cap_nodes, p->doc->n_nodes + 1,
+                sizeof(wj_node));
+}
+
+static inline uint32_t add_node(parser *p, wj_type type, size_t start)
 {
     wj_doc *doc = p->doc;
     wj_node *n;
-    if (doc->n_nodes == p->cap_nodes &&
-        grow(p, (void **)&doc->nodes, &p->cap_nodes, doc->n_nodes + 1,
-             sizeof(wj_node)) != 0)
+    if (doc->n_nodes == p->cap_nodes && grow_nodes(p) != 0)
         return UINT32_MAX;
     n = &doc->nodes[doc->n_nodes];
     n->start = (uint32_t)start;
