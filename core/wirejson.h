@@ -9,7 +9,9 @@
  *
  * Results are allocated through the allocator given (NULL: malloc) and are
  * released with wj_free() and that same allocator.  No function keeps state
- * between calls: all are safe to call from any number of threads at once.
+ * between calls (the one process-wide object is libcrypto's SHA-256, fetched
+ * once and never changed): all are safe to call from any number of threads
+ * at once.
  */
 #ifndef WIREJSON_H
 #define WIREJSON_H
