@@ -161,6 +161,24 @@ static void names_free(name_list *list)
 
 /* ------------------------------------------------------------ renderings */
 
+typedef jv (*named_fn)(const char *name, jv input, const wj_name *names,
+                       size_t n_names);
+
+/* fn with the names that arg holds (a string or an array of strings). */
+static jv with_names(const char *name, jv input, jv arg, const char *what,
+                     named_fn fn)
+{
+    name_list names;
+    jv result;
+    if (!names_init(&names, arg)) {
+        jv_free(input);
+        return fail_argument(name, what);
+    }
+    result = fn(name, input, names.names, names.n);
+    names_free(&names);
+    return result;
+}
+
 static jv wire_json_with(const char *name, jv input, const wj_name *members,
                          size_t n_members)
 {
@@ -182,16 +200,9 @@ static jv wire_json0(const char *name, jv input, jv *args)
 
 static jv wire_json1(const char *name, jv input, jv *args)
 {
-    name_list members;
-    jv result;
-    if (!names_init(&members, args[0])) {
-        jv_free(input);
-        return fail_argument(
-            name, "data members must be a string or an array of strings");
-    }
-    result = wire_json_with(name, input, members.names, members.n);
-    names_free(&members);
-    return result;
+    return with_names(name, input, args[0],
+                      "data members must be a string or an array of strings",
+                      wire_json_with);
 }
 
 typedef wj_code (*render_fn)(const char *, size_t, const wj_alloc *, char **,
@@ -233,16 +244,24 @@ static jv canonical_arguments0(const char *name, jv input, jv *args)
 
 /* --------------------------------------------------------------- digests */
 
-static jv data_digest0(const char *name, jv input, jv *args)
+typedef wj_code (*digest_fn)(const char *, size_t, const wj_alloc *,
+                             char[WJ_DIGEST_HEX_SIZE], wj_error *);
+
+/* fn over the JSON text of input. */
+static jv digest(const char *name, jv input, digest_fn fn)
 {
     jv text = json_text(input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
-    wj_code rc =
-        wj_data_digest(jv_string_value(text), text_len(text), NULL, hex, &err);
-    (void)args;
+    wj_code rc = fn(jv_string_value(text), text_len(text), NULL, hex, &err);
     jv_free(text);
     return digest_result(name, rc, hex, &err);
+}
+
+static jv data_digest0(const char *name, jv input, jv *args)
+{
+    (void)args;
+    return digest(name, input, wj_data_digest);
 }
 
 static jv message_digest_with(const char *name, jv input,
@@ -265,28 +284,15 @@ static jv message_digest0(const char *name, jv input, jv *args)
 
 static jv message_digest1(const char *name, jv input, jv *args)
 {
-    name_list ignored;
-    jv result;
-    if (!names_init(&ignored, args[0])) {
-        jv_free(input);
-        return fail_argument(
-            name, "ignored members must be a string or an array of strings");
-    }
-    result = message_digest_with(name, input, ignored.names, ignored.n);
-    names_free(&ignored);
-    return result;
+    return with_names(name, input, args[0],
+                      "ignored members must be a string or an array of strings",
+                      message_digest_with);
 }
 
 static jv messages_digest0(const char *name, jv input, jv *args)
 {
-    jv text = json_text(input);
-    char hex[WJ_DIGEST_HEX_SIZE];
-    wj_error err;
-    wj_code rc = wj_messages_digest(jv_string_value(text), text_len(text), NULL,
-                                    hex, &err);
     (void)args;
-    jv_free(text);
-    return digest_result(name, rc, hex, &err);
+    return digest(name, input, wj_messages_digest);
 }
 
 /* ---------------------------------------------------- raw request bodies */
