@@ -26,13 +26,36 @@ extern "C" {
 
 /* ---------------------------------------------------------------- version */
 
+/*
+ * The one place the version is set: CMake reads these three lines into
+ * project(wirejson VERSION ...), so the SONAME, wirejson.pc, the CMake
+ * package, wj_version(), wirejson_version() and wirejq --version all follow.
+ */
 #define WJ_VERSION_MAJOR 0
-#define WJ_VERSION_MINOR 1
+#define WJ_VERSION_MINOR 2
 #define WJ_VERSION_PATCH 0
-#define WJ_VERSION_STRING "0.1.0"
+#define WJ_VERSION_STR_(x) #x
+#define WJ_VERSION_STR(x) WJ_VERSION_STR_(x)
+/* "MAJOR.MINOR.PATCH", e.g. "0.2.0": the version this header belongs to. */
+/* clang-format off */
+#define WJ_VERSION_STRING WJ_VERSION_STR(WJ_VERSION_MAJOR) "." \
+    WJ_VERSION_STR(WJ_VERSION_MINOR) "." WJ_VERSION_STR(WJ_VERSION_PATCH)
+/* clang-format on */
 
-/* The version of the library linked at run time, e.g. "0.1.0". */
-const char *wj_version(void);
+/*
+ * WJ_API marks the public functions.  Building libwirejson (CMake defines
+ * WJ_BUILDING_LIBRARY) makes them the only symbols the shared library
+ * exports, every other one being hidden; a program that includes this
+ * header sees plain declarations, whichever of the two libraries it links.
+ */
+#if defined(WJ_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define WJ_API __attribute__((visibility("default")))
+#else
+#define WJ_API
+#endif
+
+/* The version of the library linked at run time, e.g. "0.2.0". */
+WJ_API const char *wj_version(void);
 
 /* ----------------------------------------------------------------- errors */
 
@@ -75,7 +98,7 @@ typedef struct wj_error {
 /* clang-format on */
 
 /* True for the codes that describe the input text and carry an offset. */
-int wj_error_is_input(wj_code code);
+WJ_API int wj_error_is_input(wj_code code);
 
 /*
  * Writes the full message for an error raised by the function `func` into
@@ -91,13 +114,13 @@ int wj_error_is_input(wj_code code);
  *   "encode_with_schemas: texts: malformed JSON at byte 1: expected a value"
  * With func NULL the "name: " prefix is left out.
  */
-size_t wj_error_format(const wj_error *err, const char *func, char *buf,
-                       size_t size);
+WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
+                              size_t size);
 
 /* "syntax", "utf8", "duplicate", "depth", "range", "type", "argument",
  * "nomem", "toobig" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
  * short name for a code, for front ends that expose it. */
-const char *wj_code_name(wj_code code);
+WJ_API const char *wj_code_name(wj_code code);
 
 /* -------------------------------------------------------------- allocator */
 
@@ -114,7 +137,7 @@ typedef struct wj_alloc {
 } wj_alloc;
 
 /* Releases a result of this library with the allocator it was made with. */
-void wj_free(const wj_alloc *alloc, void *ptr);
+WJ_API void wj_free(const wj_alloc *alloc, void *ptr);
 
 /* A name given by the caller: bytes and length (UTF-8, no escapes). */
 typedef struct wj_name {
@@ -128,8 +151,8 @@ typedef struct wj_name {
  * Checks that json is valid input (SPEC §3): grammar, UTF-8, no duplicate
  * member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
  */
-wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
-                    wj_error *err);
+WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
+                           wj_error *err);
 
 /* ---------------------------------------------------------------- numbers */
 
@@ -143,8 +166,8 @@ wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
  * WJ_ERR_ARGUMENT ("not a finite number", out set to "") for NaN and the
  * infinities.  Locale-independent and thread-safe.
  */
-wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
-                              size_t *out_len, wj_error *err);
+WJ_API wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
+                                     size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------- renderings */
 
@@ -155,27 +178,30 @@ wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
  * (sorted, never read as schema).  On success *out holds a NUL-terminated
  * buffer of *out_len bytes, to be released with wj_free().
  */
-wj_code wj_wire_json(const char *json, size_t len, const wj_name *data_members,
-                     size_t n_data_members, const wj_alloc *alloc, char **out,
-                     size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json(const char *json, size_t len,
+                            const wj_name *data_members, size_t n_data_members,
+                            const wj_alloc *alloc, char **out, size_t *out_len,
+                            wj_error *err);
 
 /* The wire rendering with every object sorted and no property-map rule. */
-wj_code wj_wire_json_sorted(const char *json, size_t len, const wj_alloc *alloc,
-                            char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json_sorted(const char *json, size_t len,
+                                   const wj_alloc *alloc, char **out,
+                                   size_t *out_len, wj_error *err);
 
 /* The canonical rendering (SPEC §5): RFC 8785, the JSON Canonicalization
  * Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE when one rounds
  * to infinity). */
-wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
-                          char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_json(const char *json, size_t len,
+                                 const wj_alloc *alloc, char **out,
+                                 size_t *out_len, wj_error *err);
 
 /*
  * canonical_json of a tool call's arguments text when that succeeds, else the
  * text unchanged.  Fails only with WJ_ERR_NOMEM (or WJ_ERR_TOOBIG).
  */
-wj_code wj_canonical_arguments(const char *text, size_t len,
-                               const wj_alloc *alloc, char **out,
-                               size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_arguments(const char *text, size_t len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
 
 /* ---------------------------------------------------------------- digests */
 
@@ -183,8 +209,9 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
 #define WJ_DIGEST_HEX_SIZE 65
 
 /* SHA-256 of canonical_json(json). */
-wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
-                       char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_data_digest(const char *json, size_t len,
+                              const wj_alloc *alloc,
+                              char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the canonical JSON of the message object json without its
@@ -192,9 +219,10 @@ wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
  * members named in ignored[0..n_ignored).  WJ_ERR_TYPE when json is not an
  * object.
  */
-wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
-                          size_t n_ignored, const wj_alloc *alloc,
-                          char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_message_digest(const char *json, size_t len,
+                                 const wj_name *ignored, size_t n_ignored,
+                                 const wj_alloc *alloc,
+                                 char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the concatenated wj_message_digest hex strings of the elements
@@ -202,8 +230,9 @@ wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
  * when an element is not an object (then err->element is its index:
  * "element 1 is not a JSON object").
  */
-wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_messages_digest(const char *json, size_t len,
+                                  const wj_alloc *alloc,
+                                  char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /* -------------------------------------------------- the conversation digest */
 
@@ -220,26 +249,28 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
 typedef struct wj_conversation wj_conversation;
 
 /* A new, empty conversation in *out (WJ_ERR_NOMEM: *out is NULL). */
-wj_code wj_conversation_new(const wj_alloc *alloc, wj_conversation **out);
+WJ_API wj_code wj_conversation_new(const wj_alloc *alloc,
+                                   wj_conversation **out);
 
 /* Releases conv and everything it holds; NULL is a no-op. */
-void wj_conversation_free(wj_conversation *conv);
+WJ_API void wj_conversation_free(wj_conversation *conv);
 
 /* Appends the message_digest of the message text json[0..len); its errors
  * are wj_message_digest's (nothing is appended then). */
-wj_code wj_conversation_push(wj_conversation *conv, const char *json,
-                             size_t len, wj_error *err);
+WJ_API wj_code wj_conversation_push(wj_conversation *conv, const char *json,
+                                    size_t len, wj_error *err);
 
 /* Drops the oldest message; WJ_ERR_ARGUMENT when there is none. */
-wj_code wj_conversation_drop(wj_conversation *conv, wj_error *err);
+WJ_API wj_code wj_conversation_drop(wj_conversation *conv, wj_error *err);
 
 /* How many messages conv holds. */
-size_t wj_conversation_length(const wj_conversation *conv);
+WJ_API size_t wj_conversation_length(const wj_conversation *conv);
 
 /* The messages_digest of the messages held, in order (of none: SHA-256 of
  * the empty string) into hex.  Needs no memory: always WJ_OK. */
-wj_code wj_conversation_digest(wj_conversation *conv,
-                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_conversation_digest(wj_conversation *conv,
+                                      char hex[WJ_DIGEST_HEX_SIZE],
+                                      wj_error *err);
 
 /* ------------------------------------------------------ raw request bodies */
 
@@ -249,8 +280,9 @@ wj_code wj_conversation_digest(wj_conversation *conv,
  * string.  WJ_ERR_ARGUMENT when text is not valid UTF-8.  The result is
  * released with wj_free().
  */
-wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
-                      char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_quote_text(const char *text, size_t len,
+                             const wj_alloc *alloc, char **out, size_t *out_len,
+                             wj_error *err);
 
 /*
  * body with the value of every top-level member whose decoded name equals
@@ -260,10 +292,10 @@ wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
  * the scanner can follow or holds no such member.  Duplicate member names
  * are allowed here, at any depth.
  */
-wj_code wj_with_top_level(const char *body, size_t len, const char *name,
-                          size_t name_len, const char *value, size_t value_len,
-                          const wj_alloc *alloc, char **out, size_t *out_len,
-                          wj_error *err);
+WJ_API wj_code wj_with_top_level(const char *body, size_t len, const char *name,
+                                 size_t name_len, const char *value,
+                                 size_t value_len, const wj_alloc *alloc,
+                                 char **out, size_t *out_len, wj_error *err);
 
 /*
  * For each element of the top-level `tools` array, the raw bytes found by
@@ -271,9 +303,10 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
  * for a tool without one).  *out is NULL (WJ_OK) when body has no top-level
  * `tools` array.
  */
-wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
-                        size_t n_path, const wj_alloc *alloc, char **out,
-                        size_t *out_len, wj_error *err);
+WJ_API wj_code wj_tool_schemas(const char *body, size_t len,
+                               const wj_name *path, size_t n_path,
+                               const wj_alloc *alloc, char **out,
+                               size_t *out_len, wj_error *err);
 
 /*
  * body in the wire rendering with data member `messages`, its tools spelled
@@ -282,9 +315,10 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
  * the same.  *out is NULL (WJ_OK) when body has no tools to spell or their
  * number differs from the number of texts.
  */
-wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
-                               size_t texts_len, const wj_alloc *alloc,
-                               char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
+                                      const char *texts, size_t texts_len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------ JSON writer */
 
@@ -304,46 +338,47 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
 typedef struct wj_writer wj_writer;
 
 /* A new, empty writer in *out (WJ_ERR_NOMEM: *out is NULL). */
-wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
+WJ_API wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
 
 /* Releases w and its text; NULL is a no-op. */
-void wj_writer_free(wj_writer *w);
+WJ_API void wj_writer_free(wj_writer *w);
 
 /* Empties w again (and forgets a failure), keeping its memory. */
-void wj_writer_reset(wj_writer *w);
+WJ_API void wj_writer_reset(wj_writer *w);
 
-wj_code wj_writer_begin_array(wj_writer *w);
-wj_code wj_writer_end_array(wj_writer *w);
-wj_code wj_writer_begin_object(wj_writer *w);
-wj_code wj_writer_end_object(wj_writer *w);
+WJ_API wj_code wj_writer_begin_array(wj_writer *w);
+WJ_API wj_code wj_writer_end_array(wj_writer *w);
+WJ_API wj_code wj_writer_begin_object(wj_writer *w);
+WJ_API wj_code wj_writer_end_object(wj_writer *w);
 
 /* A member name; the next call writes its value. */
-wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len);
+WJ_API wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len);
 
-wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len);
+WJ_API wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len);
 
 /* A number lexeme written as given: checked when the text is parsed. */
-wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len);
+WJ_API wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len);
 
-wj_code wj_writer_int64(wj_writer *w, int64_t value);
+WJ_API wj_code wj_writer_int64(wj_writer *w, int64_t value);
 
 /* value as wj_number_from_double writes it; WJ_ERR_ARGUMENT when it is not
  * finite. */
-wj_code wj_writer_double(wj_writer *w, double value);
+WJ_API wj_code wj_writer_double(wj_writer *w, double value);
 
 /* true for a non-zero value, else false. */
-wj_code wj_writer_bool(wj_writer *w, int value);
-wj_code wj_writer_null(wj_writer *w);
+WJ_API wj_code wj_writer_bool(wj_writer *w, int value);
+WJ_API wj_code wj_writer_null(wj_writer *w);
 
 /* A fragment of JSON text spliced as it is (checked when parsed). */
-wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len);
+WJ_API wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len);
 
 /*
  * The text written so far, NUL-terminated, owned by the writer and valid
  * until the next call on w; its length in *len (which may be NULL).  NULL
  * after a failure, and *err (which may be NULL) tells which.
  */
-const char *wj_writer_text(const wj_writer *w, size_t *len, wj_error *err);
+WJ_API const char *wj_writer_text(const wj_writer *w, size_t *len,
+                                  wj_error *err);
 
 #ifdef __cplusplus
 }
