@@ -28,11 +28,12 @@ static size_t raw_name_length(const wj_doc *doc, uint32_t name_node)
 /*
  * The code point at s[*i] (*i < len), moving *i past it.  s is a decoded
  * member name, generalized UTF-8 (a lone surrogate in its 3-byte form, as
- * wj_string_decode writes it), or the caller's name, which may be any
- * bytes: there a byte that starts no well-formed (generalized) sequence
- * reads alone as NOT_A_CHARACTER + the byte.
+ * wj_string_decode writes it: surrogates nonzero), or the caller's name,
+ * which may be any bytes (surrogates 0): there a byte that starts no
+ * well-formed UTF-8 sequence reads alone as NOT_A_CHARACTER + the byte.
  */
-static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i)
+static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i,
+                                int surrogates)
 {
     unsigned char c = s[*i], lo = 0x80, hi = 0xBF;
     size_t n, k;
@@ -50,6 +51,8 @@ static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i)
         cp = c & 0x0Fu;
         if (c == 0xE0)
             lo = 0xA0;
+        else if (c == 0xED && !surrogates)
+            hi = 0x9F;
     } else if (c >= 0xF0 && c <= 0xF4) {
         n = 4;
         cp = c & 0x07u;
@@ -82,8 +85,9 @@ static unsigned char fold_ascii(unsigned char c)
     return (unsigned)(c - 'A') < 26u ? (unsigned char)(c + 0x20) : c;
 }
 
-/* True when a[0..a_len) and b[0..b_len) are the same code points under
- * simple case folding, folded one code point at a time as they are read. */
+/* True when the decoded member name a[0..a_len) and the caller's name
+ * b[0..b_len) are the same code points under simple case folding, folded
+ * one code point at a time as they are read. */
 static int fold_equal(const char *a, size_t a_len, const char *b, size_t b_len)
 {
     const unsigned char *x = (const unsigned char *)a;
@@ -94,8 +98,8 @@ static int fold_equal(const char *a, size_t a_len, const char *b, size_t b_len)
         if (x[i] < 0x80 && y[j] < 0x80) {
             if (fold_ascii(x[i++]) != fold_ascii(y[j++]))
                 return 0;
-        } else if (wj_case_fold(next_code_point(x, a_len, &i)) !=
-                   wj_case_fold(next_code_point(y, b_len, &j))) {
+        } else if (wj_case_fold(next_code_point(x, a_len, &i, 1)) !=
+                   wj_case_fold(next_code_point(y, b_len, &j, 0))) {
             return 0;
         }
     }

@@ -24,11 +24,11 @@
 #include <string.h>
 
 /* The code points of the name argument (any bytes) into cps (room for len):
- * each well-formed UTF-8 sequence, a surrogate's 3-byte form included (a
- * decoded name holds a lone surrogate so), is its code point; any other
- * byte stands alone for 0x110000 + the byte, which no decoded name holds.
- * Read by value range (no overlong form, nothing above U+10FFFF), not by
- * rawbody.c's table of lead and second bytes. */
+ * each well-formed UTF-8 sequence is its code point; any other byte (a
+ * surrogate's 3-byte form included) stands alone for 0x110000 + the byte,
+ * which no decoded name holds.  Read by value range (no overlong form, no
+ * surrogate, nothing above U+10FFFF), not by rawbody.c's table of lead and
+ * second bytes. */
 static size_t name_cps(const unsigned char *s, size_t len, uint32_t *cps)
 {
     static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
@@ -47,7 +47,8 @@ static size_t name_cps(const unsigned char *s, size_t len, uint32_t *cps)
                 break;
             cp = cp << 6 | (s[i + k] & 0x3Fu);
         }
-        if (need == 0 || k < need || cp < least[need] || cp > 0x10FFFF) {
+        if (need == 0 || k < need || cp < least[need] || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF)) {
             cps[n++] = 0x110000u + s[i++];
             continue;
         }

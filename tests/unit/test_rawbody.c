@@ -230,13 +230,16 @@ static void test_with_top_level_case_folding(void)
         "model", "[ 1 ]",
         " {\n \"MODEL\" :\t[ 1 ] ,\"b\":\"\\/\",\r\n\"Mod\\u0065l\""
         ":[ 1 ] }\n");
-    /* a NAME byte that is not UTF-8 matches nothing; a lone surrogate in
-     * its 3-byte form matches the lone surrogate escape, in either case */
+    /* a NAME byte that is not UTF-8 matches nothing, a surrogate's 3-byte
+     * form too; a lone surrogate escape is matched by no NAME */
     WTL_NONE("{\"mod\\u00ffl\":1,\"mod\xc3\xbfl\":2,\"modl\":3}",
              "mod\xffl", "0");
     WTL_NONE("{\"\xc5\xbf\":1}", "\xc5", "0");
-    WTL("{\"\\ud800\":1,\"\\uD800\":2,\"\\udc00\":3}", "\xed\xa0\x80", "0",
-        "{\"\\ud800\":0,\"\\uD800\":0,\"\\udc00\":3}");
+    WTL_NONE("{\"\\ud800\":1,\"\\uD800\":2,\"\\udc00\":3}", "\xed\xa0\x80",
+             "0");
+    WTL_NONE("{\"\\ud800x\":1}", "\xed\xa0\x80x", "0");
+    WTL("{\"\\ud800x\":1,\"\\ufffdx\":2,\"X\":3}", "\xef\xbf\xbdX", "0",
+        "{\"\\ud800x\":1,\"\\ufffdx\":0,\"X\":3}");
 }
 
 
