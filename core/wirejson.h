@@ -9,9 +9,10 @@
  *
  * Results are allocated through the allocator given (NULL: malloc) and are
  * released with wj_free() and that same allocator.  No function keeps state
- * between calls (the one process-wide object is libcrypto's SHA-256, fetched
- * once and never changed): all are safe to call from any number of threads
- * at once.
+ * between calls and there is no process-wide object: all are safe to call
+ * from any number of threads at once.  The two objects (wj_writer,
+ * wj_conversation) hold their caller's state; each may be used by one
+ * thread at a time.
  */
 #ifndef WIREJSON_H
 #define WIREJSON_H
@@ -25,13 +26,36 @@ extern "C" {
 
 /* ---------------------------------------------------------------- version */
 
+/*
+ * The one place the version is set: CMake reads these three lines into
+ * project(wirejson VERSION ...), so the SONAME, wirejson.pc, the CMake
+ * package, wj_version(), wirejson_version() and wirejq --version all follow.
+ */
 #define WJ_VERSION_MAJOR 0
-#define WJ_VERSION_MINOR 1
+#define WJ_VERSION_MINOR 2
 #define WJ_VERSION_PATCH 0
-#define WJ_VERSION_STRING "0.1.0"
+#define WJ_VERSION_STR_(x) #x
+#define WJ_VERSION_STR(x) WJ_VERSION_STR_(x)
+/* "MAJOR.MINOR.PATCH", e.g. "0.2.0": the version this header belongs to. */
+/* clang-format off */
+#define WJ_VERSION_STRING WJ_VERSION_STR(WJ_VERSION_MAJOR) "." \
+    WJ_VERSION_STR(WJ_VERSION_MINOR) "." WJ_VERSION_STR(WJ_VERSION_PATCH)
+/* clang-format on */
 
-/* The version of the library linked at run time, e.g. "0.1.0". */
-const char *wj_version(void);
+/*
+ * WJ_API marks the public functions.  Building libwirejson (CMake defines
+ * WJ_BUILDING_LIBRARY) makes them the only symbols the shared library
+ * exports, every other one being hidden; a program that includes this
+ * header sees plain declarations, whichever of the two libraries it links.
+ */
+#if defined(WJ_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define WJ_API __attribute__((visibility("default")))
+#else
+#define WJ_API
+#endif
+
+/* The version of the library linked at run time, e.g. "0.2.0". */
+WJ_API const char *wj_version(void);
 
 /* ----------------------------------------------------------------- errors */
 
@@ -54,26 +78,49 @@ typedef enum wj_code {
 /* Inputs must be shorter than this many bytes (offsets are 32-bit). */
 #define WJ_MAX_INPUT ((size_t)0xFFFFFFF0u)
 
+/* wj_error.element when no array element is at fault. */
+#define WJ_NO_ELEMENT ((size_t)-1)
+
 typedef struct wj_error {
     wj_code code;    /* WJ_OK when nothing went wrong */
     size_t offset;   /* byte offset of the fault, for input errors */
     const char *msg; /* static reason, e.g. "expected ':' after member name" */
+    const char *argument; /* the argument at fault when it is not the
+                             document, e.g. "texts" or "value"; else NULL */
+    size_t element;       /* index (0-based) of the array element at fault,
+                             or WJ_NO_ELEMENT */
 } wj_error;
 
+/* An error that says nothing went wrong, for wj_error variables the caller
+ * fills in itself (every function resets the one it is given on entry). */
+/* clang-format off */
+#define WJ_ERROR_INIT {WJ_OK, 0, NULL, NULL, WJ_NO_ELEMENT}
+/* clang-format on */
+
 /* True for the codes that describe the input text and carry an offset. */
-int wj_error_is_input(wj_code code);
+WJ_API int wj_error_is_input(wj_code code);
 
 /*
  * Writes the full message for an error raised by the function `func` into
  * buf (always NUL-terminated when size > 0) and returns the length it needed,
- * as snprintf does.  Input errors read
- *   "wire_json: malformed JSON at byte 17: expected ':' after member name"
- *   "canonical_json: number out of range at byte 5: rounds to infinity"
- * and the others "message_digest: a message must be a JSON object".
+ * as snprintf does.  The message is `func: `, then `argument: ` when the
+ * error names one, then for input errors
+ *   "malformed JSON at byte 17: expected ':' after member name"
+ *   "number out of range at byte 5: rounds to infinity"
+ * for an element's error "element 1 " and the reason
+ *   "messages_digest: element 1 is not a JSON object"
+ * and for the others the reason
+ *   "message_digest: a message must be a JSON object"
+ *   "encode_with_schemas: texts: malformed JSON at byte 1: expected a value"
  * With func NULL the "name: " prefix is left out.
  */
-size_t wj_error_format(const wj_error *err, const char *func, char *buf,
-                       size_t size);
+WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
+                              size_t size);
+
+/* "syntax", "utf8", "duplicate", "depth", "range", "type", "argument",
+ * "nomem", "toobig" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
+ * short name for a code, for front ends that expose it. */
+WJ_API const char *wj_code_name(wj_code code);
 
 /* -------------------------------------------------------------- allocator */
 
@@ -90,7 +137,7 @@ typedef struct wj_alloc {
 } wj_alloc;
 
 /* Releases a result of this library with the allocator it was made with. */
-void wj_free(const wj_alloc *alloc, void *ptr);
+WJ_API void wj_free(const wj_alloc *alloc, void *ptr);
 
 /* A name given by the caller: bytes and length (UTF-8, no escapes). */
 typedef struct wj_name {
@@ -104,8 +151,23 @@ typedef struct wj_name {
  * Checks that json is valid input (SPEC §3): grammar, UTF-8, no duplicate
  * member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
  */
-wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
-                    wj_error *err);
+WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
+                           wj_error *err);
+
+/* ---------------------------------------------------------------- numbers */
+
+/* Room for any number wj_number_from_double writes, with a NUL. */
+#define WJ_NUMBER_BUF_SIZE 32
+
+/*
+ * The JSON number ECMAScript's Number-to-String writes for value (the
+ * shortest digits that read back to it; -0 -> "0"; 1e21 -> "1e+21"; 1e-7 ->
+ * "1e-7"), NUL-terminated, its length in *out_len (which may be NULL).
+ * WJ_ERR_ARGUMENT ("not a finite number", out set to "") for NaN and the
+ * infinities.  Locale-independent and thread-safe.
+ */
+WJ_API wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
+                                     size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------- renderings */
 
@@ -116,27 +178,30 @@ wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
  * (sorted, never read as schema).  On success *out holds a NUL-terminated
  * buffer of *out_len bytes, to be released with wj_free().
  */
-wj_code wj_wire_json(const char *json, size_t len, const wj_name *data_members,
-                     size_t n_data_members, const wj_alloc *alloc, char **out,
-                     size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json(const char *json, size_t len,
+                            const wj_name *data_members, size_t n_data_members,
+                            const wj_alloc *alloc, char **out, size_t *out_len,
+                            wj_error *err);
 
 /* The wire rendering with every object sorted and no property-map rule. */
-wj_code wj_wire_json_sorted(const char *json, size_t len, const wj_alloc *alloc,
-                            char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json_sorted(const char *json, size_t len,
+                                   const wj_alloc *alloc, char **out,
+                                   size_t *out_len, wj_error *err);
 
 /* The canonical rendering (SPEC §5): RFC 8785, the JSON Canonicalization
  * Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE when one rounds
  * to infinity). */
-wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
-                          char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_json(const char *json, size_t len,
+                                 const wj_alloc *alloc, char **out,
+                                 size_t *out_len, wj_error *err);
 
 /*
  * canonical_json of a tool call's arguments text when that succeeds, else the
  * text unchanged.  Fails only with WJ_ERR_NOMEM (or WJ_ERR_TOOBIG).
  */
-wj_code wj_canonical_arguments(const char *text, size_t len,
-                               const wj_alloc *alloc, char **out,
-                               size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_arguments(const char *text, size_t len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
 
 /* ---------------------------------------------------------------- digests */
 
@@ -144,8 +209,9 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
 #define WJ_DIGEST_HEX_SIZE 65
 
 /* SHA-256 of canonical_json(json). */
-wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
-                       char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_data_digest(const char *json, size_t len,
+                              const wj_alloc *alloc,
+                              char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the canonical JSON of the message object json without its
@@ -153,40 +219,58 @@ wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
  * members named in ignored[0..n_ignored).  WJ_ERR_TYPE when json is not an
  * object.
  */
-wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
-                          size_t n_ignored, const wj_alloc *alloc,
-                          char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_message_digest(const char *json, size_t len,
+                                 const wj_name *ignored, size_t n_ignored,
+                                 const wj_alloc *alloc,
+                                 char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the concatenated wj_message_digest hex strings of the elements
- * of the array json, in order.  WJ_ERR_TYPE when json is not an array or an
- * element is not an object.
+ * of the array json, in order.  WJ_ERR_TYPE when json is not an array, or
+ * when an element is not an object (then err->element is its index:
+ * "element 1 is not a JSON object").
  */
-wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_messages_digest(const char *json, size_t len,
+                                  const wj_alloc *alloc,
+                                  char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+
+/* -------------------------------------------------- the conversation digest */
 
 /*
- * A running SHA-256, for incremental digests such as an aggregate's
- * messages_digest: feed the 64-character message digests one at a time and
- * read the digest of what was fed so far at any point.  Uses libcrypto's
- * SHA-256, whose memory does not come from the wj_alloc hook.
+ * messages_digest, incrementally: holds the message_digest of each message
+ * pushed and a running SHA-256 of those hex strings.  A push costs the
+ * message's own digest, reading the digest of a growing sequence O(1);
+ * after dropping the oldest message the next digest rehashes what is held
+ * (64 bytes a message, no message parsed again).  All its memory, the
+ * SHA-256 state included, comes from the allocator given, so it may live in
+ * an arena that is thrown away without wj_conversation_free (PostgreSQL's
+ * memory contexts).  One thread at a time per conversation.
  */
-typedef struct wj_sha256 wj_sha256;
+typedef struct wj_conversation wj_conversation;
 
-/* A new, empty hash in *out (release with wj_sha256_free), or WJ_ERR_NOMEM. */
-wj_code wj_sha256_new(wj_sha256 **out);
-/* Empties h again, as if just made. */
-wj_code wj_sha256_reset(wj_sha256 *h);
-wj_code wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
-/* The hex digest of what was fed so far; h is left as it was, ready for more.
- */
-wj_code wj_sha256_peek_hex(const wj_sha256 *h, char hex[WJ_DIGEST_HEX_SIZE]);
-/* Releases h; NULL is a no-op. */
-void wj_sha256_free(wj_sha256 *h);
+/* A new, empty conversation in *out (WJ_ERR_NOMEM: *out is NULL). */
+WJ_API wj_code wj_conversation_new(const wj_alloc *alloc,
+                                   wj_conversation **out);
 
-/* SHA-256 of len bytes, as hex.  WJ_ERR_NOMEM is the only failure. */
-wj_code wj_sha256_hex(const void *data, size_t len,
-                      char hex[WJ_DIGEST_HEX_SIZE]);
+/* Releases conv and everything it holds; NULL is a no-op. */
+WJ_API void wj_conversation_free(wj_conversation *conv);
+
+/* Appends the message_digest of the message text json[0..len); its errors
+ * are wj_message_digest's (nothing is appended then). */
+WJ_API wj_code wj_conversation_push(wj_conversation *conv, const char *json,
+                                    size_t len, wj_error *err);
+
+/* Drops the oldest message; WJ_ERR_ARGUMENT when there is none. */
+WJ_API wj_code wj_conversation_drop(wj_conversation *conv, wj_error *err);
+
+/* How many messages conv holds. */
+WJ_API size_t wj_conversation_length(const wj_conversation *conv);
+
+/* The messages_digest of the messages held, in order (of none: SHA-256 of
+ * the empty string) into hex.  Needs no memory: always WJ_OK. */
+WJ_API wj_code wj_conversation_digest(wj_conversation *conv,
+                                      char hex[WJ_DIGEST_HEX_SIZE],
+                                      wj_error *err);
 
 /* ------------------------------------------------------ raw request bodies */
 
@@ -196,21 +280,24 @@ wj_code wj_sha256_hex(const void *data, size_t len,
  * string.  WJ_ERR_ARGUMENT when text is not valid UTF-8.  The result is
  * released with wj_free().
  */
-wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
-                      char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_quote_text(const char *text, size_t len,
+                             const wj_alloc *alloc, char **out, size_t *out_len,
+                             wj_error *err);
 
 /*
  * body with the value of every top-level member whose decoded name equals
- * name replaced by value, which must be JSON text (duplicate names allowed;
+ * name under simple case folding (the C and S lines of CaseFolding.txt,
+ * the way Go's encoding/json matches member names: "Model" is model)
+ * replaced by value, which must be JSON text (duplicate names allowed;
  * its input errors are returned, with offsets into value), every other byte
  * unchanged.  *out is NULL (and WJ_OK returned) when body is not an object
  * the scanner can follow or holds no such member.  Duplicate member names
  * are allowed here, at any depth.
  */
-wj_code wj_with_top_level(const char *body, size_t len, const char *name,
-                          size_t name_len, const char *value, size_t value_len,
-                          const wj_alloc *alloc, char **out, size_t *out_len,
-                          wj_error *err);
+WJ_API wj_code wj_with_top_level(const char *body, size_t len, const char *name,
+                                 size_t name_len, const char *value,
+                                 size_t value_len, const wj_alloc *alloc,
+                                 char **out, size_t *out_len, wj_error *err);
 
 /*
  * For each element of the top-level `tools` array, the raw bytes found by
@@ -218,9 +305,10 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
  * for a tool without one).  *out is NULL (WJ_OK) when body has no top-level
  * `tools` array.
  */
-wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
-                        size_t n_path, const wj_alloc *alloc, char **out,
-                        size_t *out_len, wj_error *err);
+WJ_API wj_code wj_tool_schemas(const char *body, size_t len,
+                               const wj_name *path, size_t n_path,
+                               const wj_alloc *alloc, char **out,
+                               size_t *out_len, wj_error *err);
 
 /*
  * body in the wire rendering with data member `messages`, its tools spelled
@@ -229,9 +317,70 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
  * the same.  *out is NULL (WJ_OK) when body has no tools to spell or their
  * number differs from the number of texts.
  */
-wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
-                               size_t texts_len, const wj_alloc *alloc,
-                               char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
+                                      const char *texts, size_t texts_len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
+
+/* ------------------------------------------------------------ JSON writer */
+
+/*
+ * JSON text from a host language's values (Python objects, jsonb), to hand
+ * to any function above.  Commas and colons are the writer's business.
+ * Names and strings are UTF-8 in which encoded surrogates (ED A0 80 .. ED BF
+ * BF, "WTF-8") are allowed and written as lowercase \udxxx escapes, so a
+ * Python str holding a lone surrogate round-trips; other invalid UTF-8 is
+ * WJ_ERR_ARGUMENT.  Strings get the wire rendering's escapes.  A value or
+ * name where the structure has no room for one (a value where an object
+ * wants a member name, a second top-level value, an end that matches no
+ * begin) is WJ_ERR_ARGUMENT too.  A failure is sticky: later calls return
+ * the same code and do nothing, until wj_writer_reset.  One thread at a time
+ * per writer.
+ */
+typedef struct wj_writer wj_writer;
+
+/* A new, empty writer in *out (WJ_ERR_NOMEM: *out is NULL). */
+WJ_API wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
+
+/* Releases w and its text; NULL is a no-op. */
+WJ_API void wj_writer_free(wj_writer *w);
+
+/* Empties w again (and forgets a failure), keeping its memory. */
+WJ_API void wj_writer_reset(wj_writer *w);
+
+WJ_API wj_code wj_writer_begin_array(wj_writer *w);
+WJ_API wj_code wj_writer_end_array(wj_writer *w);
+WJ_API wj_code wj_writer_begin_object(wj_writer *w);
+WJ_API wj_code wj_writer_end_object(wj_writer *w);
+
+/* A member name; the next call writes its value. */
+WJ_API wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len);
+
+WJ_API wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len);
+
+/* A number lexeme written as given: checked when the text is parsed. */
+WJ_API wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len);
+
+WJ_API wj_code wj_writer_int64(wj_writer *w, int64_t value);
+
+/* value as wj_number_from_double writes it; WJ_ERR_ARGUMENT when it is not
+ * finite. */
+WJ_API wj_code wj_writer_double(wj_writer *w, double value);
+
+/* true for a non-zero value, else false. */
+WJ_API wj_code wj_writer_bool(wj_writer *w, int value);
+WJ_API wj_code wj_writer_null(wj_writer *w);
+
+/* A fragment of JSON text spliced as it is (checked when parsed). */
+WJ_API wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len);
+
+/*
+ * The text written so far, NUL-terminated, owned by the writer and valid
+ * until the next call on w; its length in *len (which may be NULL).  NULL
+ * after a failure, and *err (which may be NULL) tells which.
+ */
+WJ_API const char *wj_writer_text(const wj_writer *w, size_t *len,
+                                  wj_error *err);
 
 #ifdef __cplusplus
 }
