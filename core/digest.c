@@ -149,7 +149,7 @@ static wj_code digest_document(const char *json, size_t len, int message,
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (message && doc.nodes[0].type != WJ_OBJECT)
+    if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
         rc = not_a_message(err);
     else
         rc = digest_node(&doc, 0, message, skip, n_skip, &buf, hex, err);
@@ -182,7 +182,7 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (doc.nodes[0].type != WJ_ARRAY) {
+    if (wj_node_type(&doc, 0) != WJ_ARRAY) {
         rc = wj_fail(err, WJ_ERR_TYPE, 0,
                      "a conversation must be a JSON array of messages");
         goto done;
@@ -191,9 +191,9 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
         rc = wj_fail_nomem(err);
         goto done;
     }
-    node = 1;
-    for (left = doc.nodes[0].count; left > 0; left--) {
-        if (doc.nodes[node].type != WJ_OBJECT) {
+    node = wj_node_first(0);
+    for (left = wj_node_count(&doc, 0); left > 0; left--) {
+        if (wj_node_type(&doc, node) != WJ_OBJECT) {
             rc = not_a_message(err);
             goto done;
         }
@@ -204,7 +204,7 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
             rc = wj_fail_nomem(err);
             goto done;
         }
-        node = doc.nodes[node].next;
+        node = wj_node_next(&doc, node);
     }
     if (wj_sha256_peek_hex(outer, hex) != WJ_OK)
         rc = wj_fail_nomem(err);

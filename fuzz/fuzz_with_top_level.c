@@ -7,8 +7,8 @@
  * gives no result and no error; otherwise the result is the body with each
  * matching top-level value (names compared after decoding escapes) replaced
  * by the value and every other byte unchanged; replacing again with the
- * same value (without surrounding whitespace) changes nothing; a failed n-th allocation is out of memory and
- * leaks nothing.
+ * same value (without surrounding whitespace) changes nothing; a failed n-th
+ * allocation is out of memory and leaks nothing.
  */
 #include "fuzz_util.h"
 
@@ -21,7 +21,7 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
                     const fuzz_part *value, fuzz_buf *out)
 {
     wj_doc doc;
-    uint32_t k, member = 1;
+    uint32_t k, member = wj_node_first(0);
     size_t at = 0;
     int hits = 0;
     char *decoded;
@@ -30,10 +30,12 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
                      NULL, NULL) != WJ_OK)
         return 0;
     decoded = fuzz_xmalloc(body->len);
-    if (doc.nodes[0].type == WJ_OBJECT) {
-        for (k = 0; k < doc.nodes[0].count;
-             k++, member = doc.nodes[member + 1].next) {
-            const wj_node *n = &doc.nodes[member], *v = &doc.nodes[member + 1];
+    if (wj_node_type(&doc, 0) == WJ_OBJECT) {
+        for (k = 0; k < wj_node_count(&doc, 0);
+             k++, member = wj_node_next(&doc, wj_member_value(member))) {
+            fuzz_node n_at = fuzz_node_at(&doc, member), *n = &n_at;
+            fuzz_node v_at = fuzz_node_at(&doc, wj_member_value(member)),
+                      *v = &v_at;
             size_t len = fuzz_decode_utf8(body->ptr + n->start + 1,
                                           n->end - n->start - 2, decoded);
             if (len != name->len || memcmp(decoded, name->ptr, len) != 0)
@@ -79,15 +81,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_heap_begin(0);
     rc = call(body, name, value, &out, &out_len, &err);
     calls = fuzz_heap_calls();
-    vrc = wj_doc_parse(&vdoc, value->ptr, value->len,
-                       WJ_PARSE_ALLOW_DUPLICATES, NULL, &verr);
+    vrc = wj_doc_parse(&vdoc, value->ptr, value->len, WJ_PARSE_ALLOW_DUPLICATES,
+                       NULL, &verr);
     if (vrc != WJ_OK) {
         fuzz_check_error(rc, &err, value->len);
         FUZZ_CHECK(rc == vrc && err.offset == verr.offset && out == NULL);
     } else {
         /* the value goes in as given, surrounding whitespace too: only a
          * value without any gives the same text when replaced again */
-        int bare = vdoc.nodes[0].start == 0 && vdoc.nodes[0].end == value->len;
+        int bare =
+            wj_node_start(&vdoc, 0) == 0 && wj_node_end(&vdoc, 0) == value->len;
         wj_doc_release(&vdoc);
         fuzz_check_error(rc, &err, body->len);
         FUZZ_CHECK(rc == WJ_OK);
@@ -106,8 +109,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                    &again_len, &err);
             FUZZ_CHECK(rc == WJ_OK && again != NULL);
             if (bare)
-                fuzz_check_same_bytes("replacing twice and once", out,
-                                      out_len, again, again_len);
+                fuzz_check_same_bytes("replacing twice and once", out, out_len,
+                                      again, again_len);
         }
     }
     wj_free(&fuzz_heap, out);
