@@ -61,7 +61,7 @@ static wj_code digest_document(const char *json, size_t len, int message,
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (message && doc.nodes[0].type != WJ_OBJECT)
+    if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
         rc = not_a_message(err);
     else
         rc = digest_node(&doc, 0, message, skip, n_skip, &buf, hex, err);
@@ -94,15 +94,15 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (doc.nodes[0].type != WJ_ARRAY) {
+    if (wj_node_type(&doc, 0) != WJ_ARRAY) {
         rc = wj_fail(err, WJ_ERR_TYPE, 0,
                      "a conversation must be a JSON array of messages");
         goto done;
     }
     wj_sha256_init(&outer);
-    node = 1;
-    for (k = 0; k < doc.nodes[0].count; k++) {
-        if (doc.nodes[node].type != WJ_OBJECT) {
+    node = wj_node_first(0);
+    for (k = 0; k < wj_node_count(&doc, 0); k++) {
+        if (wj_node_type(&doc, node) != WJ_OBJECT) {
             rc = wj_fail(err, WJ_ERR_TYPE, 0, "is not a JSON object");
             if (err)
                 err->element = k;
@@ -112,7 +112,7 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
         if (rc != WJ_OK)
             goto done;
         wj_sha256_update(&outer, one, 64);
-        node = doc.nodes[node].next;
+        node = wj_node_next(&doc, node);
     }
     wj_sha256_peek_hex(&outer, hex);
 done:
