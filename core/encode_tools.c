@@ -156,8 +156,8 @@ static wj_code match_text(encoder *e, tool *t, const wj_doc *texts,
 {
     const wj_alloc *alloc = e->doc->alloc;
     uint32_t start = wj_node_start(texts, text);
-    wj_buf body_canon = {NULL, 0, 0, alloc};
-    wj_buf text_canon = {NULL, 0, 0, alloc};
+    wj_buf body_canon = {NULL, 0, 0, alloc, NULL};
+    wj_buf text_canon = {NULL, 0, 0, alloc, NULL};
     wj_doc parsed;
     wj_error perr;
     wj_code rc;
@@ -222,7 +222,7 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     static const wj_name messages = {"messages", 8};
     wj_render_opts opts = {WJ_STYLE_WIRE, &messages, 1, 0, NULL, 0};
     wj_doc doc, tdoc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     encoder e;
     wj_render_hook hook;
     uint32_t tools;

@@ -154,7 +154,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
                           wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     uint32_t *hits, n;
     wj_code rc;
 
@@ -218,7 +218,7 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
                         size_t *out_len, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     uint32_t tools, tool, k;
     wj_code rc;
 

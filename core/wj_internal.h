@@ -18,15 +18,22 @@
 void *wj_malloc(const wj_alloc *alloc, size_t size);
 void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
 
-/* A growable byte buffer.  Writers reserve first, then write unchecked. */
+struct wj_sha256;
+
+/* A growable byte buffer.  Writers reserve first, then write unchecked.
+ * With `hash` set it is a window onto a stream instead: when room runs out,
+ * the bytes held so far go into the hash and the window empties, so a
+ * digest never holds the whole canonical text. */
 typedef struct wj_buf {
     char *ptr;
     size_t len;
     size_t cap;
     const wj_alloc *alloc;
+    struct wj_sha256 *hash; /* NULL: an ordinary buffer */
 } wj_buf;
 
-/* Makes room for `extra` more bytes; 0 on success, -1 when out of memory. */
+/* Makes room for `extra` more bytes (hashing and dropping what it holds
+ * first, for a window); 0 on success, -1 when out of memory. */
 int wj_buf_grow(wj_buf *buf, size_t extra);
 
 static inline int wj_buf_reserve(wj_buf *buf, size_t extra)
