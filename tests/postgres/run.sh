@@ -65,7 +65,7 @@ cleanup() {
   fi
   if [ "$status" != 0 ] && [ -f "$work/server.log" ]; then
     echo "--- server log (last 40 lines) ---" >&2
-    tail -n 40 "$work/server.log" >&2 || true
+    tail -n 40 "$work/server.log" | cut -c1-300 >&2 || true
   fi
   rm -rf "$work"
   exit "$status"
@@ -74,13 +74,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "== build and install (PGXS) into $inst"
-make -s -C "$build" -f "$top/postgres/Makefile" VPATH="$top/postgres" \
+make -s -C "$build" -f "$top/postgres/Makefile" srcdir="$top/postgres" \
   PG_CONFIG="$PG_CONFIG" ${make_vars[@]+"${make_vars[@]}"} >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 if grep -E 'warning:' "$work/build.log"; then
   echo "run.sh: the build warns" >&2
   exit 1
 fi
-make -s -C "$build" -f "$top/postgres/Makefile" VPATH="$top/postgres" \
+make -s -C "$build" -f "$top/postgres/Makefile" srcdir="$top/postgres" \
   PG_CONFIG="$PG_CONFIG" ${make_vars[@]+"${make_vars[@]}"} install DESTDIR="$inst" >/dev/null
 
 # The private installation: a copy of the server binary (it finds share/
@@ -124,6 +124,8 @@ max_connections = 40
 max_worker_processes = 8
 max_parallel_workers = 4
 max_parallel_workers_per_gather = 2
+log_min_error_statement = panic
+log_min_messages = fatal
 CONF
 touch "$work/server.log"
 [ -n "$pg_user" ] && chown "$pg_user" "$work/server.log"
