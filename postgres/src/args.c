@@ -197,7 +197,9 @@ void wjpg_arg_names(FunctionCallInfo fcinfo, int argno, wj_name **names,
 }
 
 /* A number text for a double, as the core writes it (ECMAScript's
- * Number-to-String); not finite is the core's error. */
+ * Number-to-String).  Not finite is an error spelled as the SQLite
+ * extension spells it for a REAL: "with_top_level: value is not a finite
+ * number". */
 static void double_text(double value, const char *func, const char **json,
                         size_t *len)
 {
@@ -206,7 +208,8 @@ static void double_text(double value, const char *func, const char **json,
     wj_code rc = wj_number_from_double(value, buf, len, &err);
 
     if (rc != WJ_OK)
-        wjpg_raise(rc, &err, func);
+        ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+                        errmsg_internal("%s: value is %s", func, err.msg)));
     *json = buf;
 }
 

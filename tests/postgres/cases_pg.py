@@ -63,6 +63,10 @@ JSON_RESULT = {"wire_json", "wire_json_sorted", "canonical_json",
                "tool_schemas", "encode_with_schemas"}
 # Words after which "name(" is a table, not a call.
 TABLE_BEFORE = {"INTO", "TABLE", "REFERENCES", "VIEW", "EXISTS"}
+# SQL words that a '(' may follow without being a call.
+KEYWORDS = {"SELECT", "FROM", "IN", "AS", "VALUES", "EXISTS", "JOIN", "OVER",
+            "WHERE", "AND", "OR", "NOT", "ON", "BY", "UNION", "ALL", "THEN",
+            "ELSE", "WHEN", "CASE", "WITH", "HAVING", "USING", "IS", "LIKE"}
 SQLITE_ONLY = {
     "json", "json_object", "json_array", "json_quote", "json_type",
     "json_each", "json_tree", "json_extract", "json_set", "json_insert",
@@ -174,10 +178,27 @@ COMPARISON = {"=", "==", "<>", "!=", "<", ">", "<=", ">=", "IS", "LIKE"}
 
 
 def is_number_arg(arg):
-    texts = [t for t in arg]
-    if len(texts) == 2 and texts[0].text in "+-" and texts[1].kind == "num":
-        return True
-    return len(texts) == 1 and texts[0].kind == "num"
+    """A number literal, or arithmetic over number literals only (SQLite
+    INTEGER/REAL values)."""
+    return bool(arg) and any(t.kind == "num" for t in arg) and all(
+        t.kind == "num" or t.text in ("+", "-", "*", "/", "(", ")") for t in arg)
+
+
+def number_value(arg):
+    """with_top_level's VALUE of SQLite arithmetic: REAL when a literal is,
+    each literal cast so PostgreSQL computes in the same type."""
+    import math
+
+    real = any(t.kind == "num" and re.search(r"[.eE]", t.text) for t in arg)
+    out = []
+    for t in arg:
+        if t.kind != "num":
+            out.append(t.text)
+        elif real and math.isinf(float(t.text)):
+            out.append("'Infinity'::float8")
+        else:
+            out.append(f"{t.text}::" + ("float8" if real else "bigint"))
+    return "(" + " ".join(out) + ")"
 
 
 def translate_expr(toks):
@@ -211,6 +232,20 @@ def translate_expr(toks):
             j = matching(toks, i + 1)
             out.append(t.text + " (" + translate_expr(toks[i + 2:j]) + ")")
             i = j + 1
+            continue
+        if t.kind == "num" and "e" in t.text.lower() and float(t.text) in (float("inf"),):
+            raise Skip("an infinite REAL (PostgreSQL has no such number literal)")
+        if word is not None and t.text.upper() in KEYWORDS:
+            out.append(t.text)
+            if (t.text.upper() in ("FROM", "JOIN") and nxt is not None and nxt.text == "("):
+                j = matching(toks, i + 1)
+                out.append("(" + translate_expr(toks[i + 2:j]) + ")")
+                after = toks[j + 1] if j + 1 < n else None
+                if after is None or (after.kind != "word" or after.text.upper() in KEYWORDS | {"WHERE", "GROUP", "ORDER", "LIMIT"}):
+                    out.append("AS sub")  # PostgreSQL 15 wants an alias
+                i = j + 1
+                continue
+            i += 1
             continue
         if word in ("glob", "regexp", "match"):
             raise Skip(f"SQLite's {word.upper()}")
@@ -302,14 +337,7 @@ def translate_value(a):
     if len(a) == 1 and a[0].text.upper() == "NULL":
         return "'null'::json"
     if is_number_arg(a):
-        lit = "".join(x.text for x in a)
-        if not re.search(r"[.eE]", lit):
-            return f"({lit})::bigint"
-        if math.isinf(float(lit)):
-            return ("'-Infinity'" if lit.startswith("-") else "'Infinity'") + "::float8"
-        if re.search(r"[eE]", lit) and abs(float(lit)) >= 1e15:
-            raise Skip("a REAL VALUE spelled as SQLite's text (the case predates SPEC §8's ECMAScript rule)")
-        return f"({lit})::float8"
+        return number_value(a)
     if len(a) == 1 and a[0].kind == "blob":
         raw = blob_bytes(a[0])
         try:

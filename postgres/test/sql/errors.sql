@@ -15,6 +15,7 @@ SELECT pg_temp.err($$SELECT canonical_json('[1] x')$$);
 SELECT pg_temp.err($$SELECT message_digest('')$$);
 SELECT pg_temp.err($$SELECT wire_json(repeat('[', 1001) || repeat(']', 1001))$$);
 SELECT pg_temp.err($$SELECT encode_with_schemas('{"tools":[{}]}', '[')$$);
+SELECT pg_temp.err($$SELECT with_top_level('{"t":0}', 't', (repeat('[', 1001) || repeat(']', 1001))::json)$$);
 -- 22003: a number beyond a double, where the canonical form needs one.
 SELECT pg_temp.err($$SELECT canonical_json('1e400')$$);
 SELECT pg_temp.err($$SELECT data_digest('{"a":[1,-1e400]}'::jsonb)$$);

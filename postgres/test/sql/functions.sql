@@ -14,6 +14,9 @@ SELECT wire_json('{"messages":[{"properties":{"y":1,"x":2},"required":["x"]}]}':
 SELECT wire_json('[1.0, 1E+2, 1e-7, -0.0, 100e-2]'::text) AS text,
        wire_json('[1.0, 1E+2, 1e-7, -0.0, 100e-2]'::json) AS json,
        wire_json('[1.0, 1E+2, 1e-7, -0.0, 100e-2]'::jsonb) AS jsonb;
+-- A scalar document in jsonb is the scalar, not PostgreSQL's wrapper array.
+SELECT wire_json('"x"'::jsonb) AS string, canonical_json('1E+2'::jsonb) AS number,
+       wire_json('null'::jsonb) AS null, data_digest('true'::jsonb) = data_digest('true') AS same;
 -- §5: canonical JSON; the same from jsonb.
 SELECT canonical_json('{"b":2, "a":1.0, "c":[1e21, 0.000001, -0]}');
 SELECT canonical_json('{"b":2, "a":1.0, "c":[1e21, 0.000001, -0]}'::jsonb);
