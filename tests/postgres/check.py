@@ -377,13 +377,14 @@ def check_memory(c, cur):
 # --------------------------------------------------------------- readme
 
 def readme_blocks(top):
-    """The ```sql blocks of the README's PostgreSQL section, in order."""
+    """The ```sql postgres blocks of the README's PostgreSQL section, in order
+    (the SQLite examples' test reads the plain ```sql blocks)."""
     with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
         text = f.read()
     m = re.search(r"^## PostgreSQL\n(.*?)(?=^## )", text, re.S | re.M)
     if not m:
         return None
-    return re.findall(r"^```sql\n(.*?)^```", m.group(1), re.S | re.M)
+    return re.findall(r"^```sql postgres\n(.*?)^```", m.group(1), re.S | re.M)
 
 
 def psql(c, dbname, sql):
