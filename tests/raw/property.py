@@ -11,27 +11,35 @@ from the code under test: the body with exactly those spans replaced.
 
 For every body it checks that
   - the result is the body with the spans of the members whose decoded
-    name equals the target replaced by the VALUE's JSON text, and every
+    name equals the target under simple case folding (rawgen's oracle,
+    read from CaseFolding.txt) replaced by the VALUE's JSON text, and every
     other byte identical to the input (byte-for-byte equality);
   - the result parses (Python's json module, duplicates kept in order) to
     the input with those members' values replaced;
   - a body without such a member, and a body this scanner cannot follow
     (truncated, a trailing comma, not an object), gives NULL.
-VALUE takes every form §8 allows: NULL, INTEGER, REAL, plain TEXT (quoted
-here by an independent implementation of §4's string rule), json() text
-and a BLOB of JSON text.
+VALUE takes every form §8 allows: NULL, INTEGER, REAL (spelled here as
+ECMAScript's Number-to-String writes it, from Python's repr), plain TEXT
+(quoted here by an independent implementation of §4's string rule), json()
+text and a BLOB of JSON text.
 """
 import argparse
 import json
+import os
 import random
 import sqlite3
 import sys
 
-from rawgen import SPACES, Writer, random_text, string_literal, wire_quote
+from rawgen import (SPACES, Writer, load_simple_folding, random_text,
+                    simple_fold, string_literal, wire_quote)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "conv"))
+from jcs import es_number  # noqa: E402  (Python's own number layout for §8's REAL)
 
 OTHER_NAMES = ["messages", "tools", "temperature", "x", "", "Model",
-               "model ", "models", "mode", "m\u00f6del", "\U0001f600",
-               "a\"b", "note"]
+               "MODEL", "M\u00d6DEL", "model ", "models", "mode",
+               "m\u00f6del", "\U0001f600", "a\"b", "note"]
 TARGETS = ["model"] * 6 + ["m\u00f6del", "tools", "", "\U0001f600", "a\"b"]
 NUMBERS = ["0", "-0", "1", "1.0", "1E+2", "-12.5e-3", "0.000001",
            "12345678901234567890123", "3.14159", "1e-7", "-1"]
@@ -98,8 +106,7 @@ def gen_argument(rng, db):
         return "?", [n], str(n).encode()
     if kind == 2:
         x = rng.uniform(-1e6, 1e6) * 10 ** rng.randint(-30, 30)
-        spelled = db.execute("SELECT CAST(? AS TEXT)", [x]).fetchone()[0]
-        return "?", [x], spelled.encode()
+        return "?", [x], es_number(x).encode()
     if kind == 3:
         text = random_text(rng, 12)
         return "?", [text], wire_quote(text).encode("utf-8")
@@ -134,6 +141,7 @@ def main():
     args = ap.parse_args()
 
     rng = random.Random(args.seed)
+    folds = load_simple_folding()
     db = sqlite3.connect(":memory:")
     db.enable_load_extension(True)
     db.load_extension(args.extension)
@@ -155,7 +163,9 @@ def main():
         sql = f"SELECT with_top_level(?, ?, {expr})"
         got = db.execute(sql, [body_arg, target] + params).fetchone()[0]
 
-        hits = [] if is_broken else [m for m in members if m[0] == target]
+        key = simple_fold(target, folds)
+        hits = [] if is_broken else [
+            m for m in members if simple_fold(m[0], folds) == key]
         if not hits:
             expected = None
             broken += is_broken
@@ -174,7 +184,8 @@ def main():
         elif expected is not None:
             want = json.loads(body, object_pairs_hook=pairs)
             new = json.loads(value, object_pairs_hook=pairs)
-            want = [(n, new if n == target else v) for n, v in want]
+            want = [(n, new if simple_fold(n, folds) == key else v)
+                    for n, v in want]
             if json.loads(got, object_pairs_hook=pairs) != want:
                 problem = "the result does not parse to the replaced input"
         if problem:
