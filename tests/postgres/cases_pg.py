@@ -96,6 +96,7 @@ TOKEN = re.compile(
     r"""(?P<ws>\s+)
       | (?P<blob>[xX]'(?P<hex>[0-9A-Fa-f]*)')
       | (?P<str>'(?:[^']|'')*')
+      | (?P<hexnum>0[xX][0-9A-Fa-f]+)
       | (?P<num>\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)
       | (?P<word>[A-Za-z_][A-Za-z_0-9$]*)
       | (?P<op>\|\||<>|!=|<=|>=|==|::|[-+*/%=<>(),;.?:])
@@ -119,6 +120,9 @@ def tokenize(sql):
         if m.group("blob"):
             kind = "blob"
         if kind == "ws":
+            continue
+        if kind == "hexnum":  # SQLite's hexadecimal INTEGER: its value
+            out.append(Tok("num", str(int(m.group(), 16))))
             continue
         if kind == "other":
             raise Skip(f"SQL this translation does not read ({m.group()!r})")
