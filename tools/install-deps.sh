@@ -9,8 +9,9 @@
 #   test  (the default) the demo set and what tools/test.sh adds: Python,
 #         the stock jq, Node and npm, valgrind, clang with its sanitizer and
 #         libFuzzer runtimes, pkg-config, groff and man (the install tests),
-#         Unicode's data files, and the de_DE.UTF-8 locale the number tests
-#         re-run under
+#         PostgreSQL 15 with its server headers and psycopg2 (the PostgreSQL
+#         extension's tests), Unicode's data files, and the de_DE.UTF-8
+#         locale the number tests re-run under
 # With --list it only prints the set's packages, one a line.
 set -euo pipefail
 
@@ -25,7 +26,8 @@ done
 demo_packages=(build-essential cmake libssl-dev libsqlite3-dev sqlite3
                libjq-dev libonig-dev)
 test_packages=(pkg-config jq python3 unicode-data locales clang
-               libclang-rt-14-dev valgrind groff-base man-db)
+               libclang-rt-14-dev valgrind groff-base man-db
+               postgresql-15 postgresql-server-dev-15 python3-psycopg2)
 
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;
