@@ -108,6 +108,11 @@ def digest(v):
     return hashlib.sha256(canonical(v).encode("utf-8")).hexdigest()
 
 
+def short(x):
+    """The start of a long output, for a failure report."""
+    return x[:300] if isinstance(x, bytes) else x
+
+
 def run(exe, name, args, stdin, env):
     p = subprocess.run([name] + args, executable=exe, input=stdin, env=env,
                        capture_output=True, timeout=300)
@@ -180,8 +185,8 @@ def main():
             print(f"FAIL (seed {seed}) jq {' '.join(args)}")
             for label, w, g in zip(("stdout", "stderr", "status"), want, got):
                 if w != g:
-                    print(f"  {label}: jq     {w[:300]!r}")
-                    print(f"  {label}: wirejq {g[:300]!r}")
+                    print(f"  {label}: jq     {short(w)!r}")
+                    print(f"  {label}: wirejq {short(g)!r}")
 
     for args, jq_args in WITH_BUILTINS:
         values = [gen.value() for _ in range(how_many(args[-1]))]
