@@ -398,8 +398,8 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i,
     if (is_option(text, 'h', "help", &nshort))
         usage_long(cli);
     if (is_option(text, 'V', "version", &nshort)) {
-        /* the library's version, as SQL's wirejson_version() gives it */
-        printf("%s\n", wj_version());
+        /* jq's "jq-1.6" form, with the library's version */
+        printf("wirejq-%s\n", wj_version());
         return 0;
     }
     if (is_option(text, 0, "run-tests", &nshort)) {
