@@ -41,12 +41,7 @@ static size_t text_len(jv s)
 /* An error of code with reason msg and nothing else set. */
 static wj_error error_of(wj_code code, const char *msg)
 {
-#ifdef WJ_ERROR_INIT
     wj_error err = WJ_ERROR_INIT;
-#else
-    wj_error err;
-    memset(&err, 0, sizeof(err));
-#endif
     err.code = code;
     err.msg = msg;
     return err;
@@ -329,68 +324,6 @@ static jv messages_digest0(const builtin *b, jv input, jv *args)
 
 /* --------------------------------------------------- the digest of prefixes */
 
-#ifdef WJ_ERROR_INIT
-/* The core's conversation object: push a message, read the digest. */
-typedef wj_conversation conversation;
-
-static wj_code conv_new(conversation **out)
-{
-    return wj_conversation_new(NULL, out);
-}
-
-static wj_code conv_push(conversation *conv, const char *json, size_t len,
-                         wj_error *err)
-{
-    return wj_conversation_push(conv, json, len, err);
-}
-
-static wj_code conv_digest(conversation *conv, char hex[WJ_DIGEST_HEX_SIZE],
-                           wj_error *err)
-{
-    return wj_conversation_digest(conv, hex, err);
-}
-
-static void conv_free(conversation *conv)
-{
-    wj_conversation_free(conv);
-}
-#else
-/* Until the core has its conversation object: the same stream, hashed by
- * the core's running SHA-256. */
-typedef wj_sha256 conversation;
-
-static wj_code conv_new(conversation **out)
-{
-    return wj_sha256_new(out);
-}
-
-static wj_code conv_push(conversation *conv, const char *json, size_t len,
-                         wj_error *err)
-{
-    char hex[WJ_DIGEST_HEX_SIZE];
-    wj_code rc = wj_message_digest(json, len, NULL, 0, NULL, hex, err);
-    if (rc == WJ_OK)
-        rc = wj_sha256_update(conv, hex, WJ_DIGEST_HEX_SIZE - 1);
-    if (rc == WJ_ERR_NOMEM)
-        *err = error_of(WJ_ERR_NOMEM, "out of memory");
-    return rc;
-}
-
-static wj_code conv_digest(conversation *conv, char hex[WJ_DIGEST_HEX_SIZE],
-                           wj_error *err)
-{
-    wj_code rc = wj_sha256_peek_hex(conv, hex);
-    if (rc != WJ_OK)
-        *err = error_of(rc, "out of memory");
-    return rc;
-}
-
-static void conv_free(conversation *conv)
-{
-    wj_sha256_free(conv);
-}
-#endif
-
 /*
  * The error of prefix_digests when a prefix has no digest: what
  * messages_digest says about the whole array (the first element it rejects
@@ -409,17 +342,19 @@ static jv prefix_error(const builtin *b, jv input, const wj_error *own)
     return fail(b->func, own);
 }
 
-/* [messages_digest of .[:1], of .[:2], ...], in one pass. */
+/* [messages_digest of .[:1], of .[:2], ...], in one pass: each message is
+ * pushed on the core's conversation object, whose digest is read after
+ * each push. */
 static jv prefix_digests0(const builtin *b, jv input, jv *args)
 {
-    conversation *conv = NULL;
+    wj_conversation *conv = NULL;
     wj_error err = error_of(WJ_ERR_NOMEM, "out of memory");
     jv out;
     int n, k;
     (void)args;
     if (jv_get_kind(input) != JV_KIND_ARRAY)
         return prefix_error(b, input, &err);
-    if (conv_new(&conv) != WJ_OK) {
+    if (wj_conversation_new(NULL, &conv) != WJ_OK) {
         jv_free(input);
         return fail(b->func, &err);
     }
@@ -428,20 +363,20 @@ static jv prefix_digests0(const builtin *b, jv input, jv *args)
     for (k = 0; k < n; k++) {
         jv text = json_text(jv_array_get(jv_copy(input), k));
         char hex[WJ_DIGEST_HEX_SIZE];
-        wj_code rc =
-            conv_push(conv, jv_string_value(text), text_len(text), &err);
+        wj_code rc = wj_conversation_push(conv, jv_string_value(text),
+                                          text_len(text), &err);
         jv_free(text);
         if (rc == WJ_OK)
-            rc = conv_digest(conv, hex, &err);
+            rc = wj_conversation_digest(conv, hex, &err);
         if (rc != WJ_OK) {
-            conv_free(conv);
+            wj_conversation_free(conv);
             jv_free(out);
             return prefix_error(b, input, &err);
         }
         out =
             jv_array_append(out, jv_string_sized(hex, WJ_DIGEST_HEX_SIZE - 1));
     }
-    conv_free(conv);
+    wj_conversation_free(conv);
     jv_free(input);
     return out;
 }
@@ -486,9 +421,7 @@ static jv with_top_level2(const builtin *b, jv input, jv *args)
     if (rc != WJ_OK) {
         jv_free(input);
         jv_free(args[0]);
-#ifdef WJ_ERROR_INIT
         err.argument = "value";
-#endif
         return fail(b->func, &err);
     }
     body = body_text(input);
