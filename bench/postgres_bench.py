@@ -97,6 +97,10 @@ def write_section(out, text):
     old = open(out, encoding="utf-8").read() if os.path.exists(out) else ""
     m = re.search(r"^## PostgreSQL\n.*?(?=^## |\Z)", old, re.S | re.M)
     if m:
+        # A "### Notes" part written by hand (a profile, say) is kept.
+        notes = re.search(r"^### Notes\n.*", m.group(0), re.S | re.M)
+        if notes:
+            text = text.rstrip("\n") + "\n\n" + notes.group(0).rstrip("\n") + "\n\n"
         new = old[:m.start()] + text + old[m.end():]
     else:
         new = old.rstrip("\n") + "\n\n" + text
