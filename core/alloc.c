@@ -2,12 +2,13 @@
  * alloc.c - the allocator hook, the one growth policy of the library's
  * buffers and arrays, and the growable output buffer.
  *
- * Growth doubles, so that appending is linear, but a request is never
- * larger than it has to be when that could fail where a smaller one would
- * not: it stops at what the caller says the data can need, it stays under
- * the largest block SQLite's allocator serves (sqlite3_malloc64 refuses
- * 0x7fffff00 bytes and more, whatever memory is free) while the need is
- * below that, and when a large request is refused anyway (another
+ * A first block is as large as asked for (or `first`, the smallest worth
+ * having).  Growth doubles, so that appending is linear, but a request is
+ * never larger than it has to be when that could fail where a smaller one
+ * would not: it stops at what the caller says the data can need; it stays
+ * under the largest block SQLite's allocator serves (sqlite3_malloc64
+ * refuses 0x7fffff00 bytes and more, whatever memory is free) while the
+ * need is below that; and when a large request is refused anyway (another
  * allocator's limit, or memory short of the doubled size) it asks again
  * for an eighth more, then for just what is needed.
  */
@@ -47,11 +48,10 @@ void wj_free(const wj_alloc *alloc, void *ptr)
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap)
 {
-    size_t c = cap ? cap : first;
+    /* a first block: what is needed, or `first` if that is more */
+    size_t c = cap ? cap : first > need ? first : need;
     void *p;
 
-    if (c == 0)
-        c = need;
     while (c < need)
         c = c > SIZE_MAX / 2 ? need : c * 2;
     if (c > most)
