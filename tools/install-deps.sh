@@ -6,7 +6,8 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libssl-dev libsqlite3-dev sqlite3
           libjq-dev libonig-dev jq python3 unicode-data locales clang
-          libclang-rt-14-dev valgrind)
+          libclang-rt-14-dev valgrind
+          postgresql-15 postgresql-server-dev-15 python3-psycopg2)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
