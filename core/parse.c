@@ -97,23 +97,45 @@ static void skip_space(parser *p)
     p->pos = i;
 }
 
-/* Grows an array of n-byte elements to hold at least need of them. */
-static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
-                size_t elem)
+/* The most entries len bytes can need in the arrays of member names (keys,
+ * order, sort scratch): a member takes 5 bytes at least (`"":0,`), so one
+ * per two bytes is room to spare. */
+static uint32_t max_entries(size_t len)
 {
-    uint32_t c = *cap ? *cap : 16;
-    void *np;
-    while (c < need) {
-        if (c > UINT32_MAX / 2)
-            return -1;
-        c *= 2;
-    }
-    np = wj_realloc(p->doc->alloc, *arr, (size_t)c * elem);
+    size_t n = len / 2 + 2;
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
+/* The most tape slots len bytes can need: a container's 5 slots take 2
+ * bytes at least (`[[[]]]`), a name's 3 take 3 (`"":`), a string's 2 take
+ * 2, a number's 1 takes 1; 2.5 a byte. */
+static uint32_t max_slots(size_t len)
+{
+    size_t n = 5 * (len / 2) + 16;
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
+/* Grows an array of n-byte elements to hold at least need of them, never
+ * past `most` (wj_grow's policy). */
+static int grow_to(parser *p, void **arr, uint32_t *cap, uint32_t need,
+                   size_t elem, uint32_t most)
+{
+    size_t bytes;
+    void *np =
+        wj_grow(p->doc->alloc, *arr, (size_t)*cap * elem, (size_t)need * elem,
+                16 * elem, (size_t)most * elem, &bytes);
     if (!np)
         return -1;
     *arr = np;
-    *cap = c;
+    *cap = bytes / elem < UINT32_MAX ? (uint32_t)(bytes / elem) : UINT32_MAX;
     return 0;
+}
+
+/* grow_to for the arrays of member names. */
+static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
+                size_t elem)
+{
+    return grow_to(p, arr, cap, need, elem, max_entries(p->len));
 }
 
 /* Out of line: the tape grows rarely. */
@@ -121,8 +143,8 @@ static __attribute__((noinline)) int grow_tape(parser *p, uint32_t slots)
 {
     if (p->doc->n_tape > UINT32_MAX - slots)
         return -1;
-    return grow(p, (void **)&p->doc->tape, &p->cap_tape, p->doc->n_tape + slots,
-                sizeof(uint32_t));
+    return grow_to(p, (void **)&p->doc->tape, &p->cap_tape,
+                   p->doc->n_tape + slots, sizeof(uint32_t), max_slots(p->len));
 }
 
 /* Appends a record of `slots` slots starting with start; returns its index,
@@ -288,11 +310,11 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
     size_t raw_len = end - start - 2;
     uint32_t decoded;
     if (p->names_cap - p->names_len < raw_len + sizeof decoded) {
-        size_t cap = p->names_cap ? p->names_cap : 256;
-        char *np;
-        while (cap - p->names_len < raw_len + sizeof decoded)
-            cap *= 2;
-        np = wj_realloc(p->doc->alloc, p->doc->names, cap);
+        size_t cap;
+        /* decoded names and their lengths fit in the input's length */
+        char *np = wj_grow(p->doc->alloc, p->doc->names, p->names_cap,
+                           p->names_len + raw_len + sizeof decoded, 256,
+                           p->len + sizeof decoded, &cap);
         if (!np)
             return wj_fail_nomem(p->err);
         p->doc->names = np;
@@ -640,9 +662,9 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.err = err;
     /* Typical documents need a slot per 16 bytes or fewer; the tape grows
      * by doubling when they need more. */
-    if (grow(&p, (void **)&doc->tape, &p.cap_tape,
-             (uint32_t)(len / 16 < 1u << 22 ? len / 16 + 16 : 1u << 22),
-             sizeof(uint32_t)) != 0)
+    if (grow_to(&p, (void **)&doc->tape, &p.cap_tape,
+                (uint32_t)(len / 16 < 1u << 22 ? len / 16 + 16 : 1u << 22),
+                sizeof(uint32_t), max_slots(len)) != 0)
         rc = wj_fail_nomem(err);
     else
         rc = parse_tree(&p);
