@@ -87,14 +87,49 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
     return fail(p, WJ_ERR_SYNTAX, offset, msg);
 }
 
-static void skip_space(parser *p)
+/* clang-format off */
+static const unsigned char is_space[256] = {
+    [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
+};
+/* clang-format on */
+
+/* Skips a run of whitespace that starts at p->pos, 16 bytes at a time
+ * where it is long (indentation). */
+static __attribute__((noinline)) void skip_space_run(parser *p)
 {
     const unsigned char *s = p->s;
     size_t i = p->pos, len = p->len;
-    while (i < len &&
-           (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    while (len - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        unsigned other =
+            ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) & 0xFFFFu;
+        if (other) {
+            i += (size_t)__builtin_ctz(other);
+            if (!is_space[s[i]])
+                break;
+            i++; /* a tab or a line break: go on */
+        } else {
+            i += 16;
+        }
+    }
+#endif
+    while (i < len && is_space[s[i]])
         i++;
     p->pos = i;
+}
+
+/* Compact text has no whitespace between tokens, and `, ` one blank:
+ * both inline; longer runs out of line. */
+static inline void skip_space(parser *p)
+{
+    size_t i = p->pos;
+    if (i < p->len && is_space[p->s[i]]) {
+        p->pos = ++i;
+        if (i < p->len && is_space[p->s[i]])
+            skip_space_run(p);
+    }
 }
 
 /* The most entries len bytes can need in the arrays of member names (keys,
@@ -697,17 +732,13 @@ const unsigned char wj_value_type[256] = {
 };
 /* clang-format on */
 
-size_t wj_number_end(const char *s, size_t len, size_t at)
-{
-    static const unsigned char in_number[256] = {
-        ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1,
-        ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
-        ['-'] = 1, ['+'] = 1, ['.'] = 1, ['e'] = 1, ['E'] = 1,
-    };
-    while (at < len && in_number[(unsigned char)s[at]])
-        at++;
-    return at;
-}
+/* clang-format off */
+const unsigned char wj_number_byte[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+    ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1,
+    ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
+/* clang-format on */
 
 size_t wj_string_end(const char *s, size_t len, size_t at)
 {

@@ -13,6 +13,10 @@
 #include "wj_internal.h"
 #include "number.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* How the wire rendering reads an object: §4's schema rules. */
 typedef enum mode {
     MODE_SCHEMA,  /* members are keywords; `properties` is a property map */
@@ -218,6 +222,26 @@ static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
     return WJ_OK;
 }
 
+/* Appends the n input bytes at doc->json + at.  Lexemes and names are
+ * mostly shorter than 16 bytes: where the input and the buffer both have
+ * 16 bytes to spare, one unaligned 16-byte move does it without a call to
+ * memcpy (the bytes past n are overwritten by what comes next). */
+static inline void put_input(render *r, uint32_t at, size_t n)
+{
+    const wj_doc *doc = r->doc;
+    wj_buf *buf = r->buf;
+#if defined(__SSE2__)
+    if (n <= 16 && doc->len - at >= 16 && buf->cap - buf->len >= 16) {
+        _mm_storeu_si128(
+            (__m128i *)(void *)(buf->ptr + buf->len),
+            _mm_loadu_si128((const __m128i *)(const void *)(doc->json + at)));
+        buf->len += n;
+        return;
+    }
+#endif
+    wj_buf_put(buf, doc->json + at, n);
+}
+
 /* Writes the string literal (a value or a member name) opening at start.
  * A plain one (plain_end, one past its closing quote, not 0) is copied as
  * it is: its raw bytes need no escape in either rendering.  The writers
@@ -229,7 +253,7 @@ static wj_code write_string(render *r, uint32_t start, uint32_t plain_end)
     if (plain_end) {
         if (wj_buf_reserve(r->buf, plain_end - start) != 0)
             return nomem(r);
-        wj_buf_put(r->buf, doc->json + start, plain_end - start);
+        put_input(r, start, plain_end - start);
         return WJ_OK;
     }
     end = r->opts->style == WJ_STYLE_CANONICAL
@@ -264,7 +288,7 @@ static wj_code write_scalar(render *r, uint32_t node)
     }
     if (wj_buf_reserve(r->buf, len) != 0)
         return nomem(r);
-    wj_buf_put(r->buf, lexeme, len);
+    put_input(r, start, len);
     return WJ_OK;
 }
 
@@ -390,7 +414,10 @@ static wj_code walk(render *r, uint32_t root)
         if (is_array) {
             value = f->child;
             f->child = wj_node_next(doc, value);
-            rc = open_value(r, value, (mode)f->mode, 0);
+            /* scalars straight away: no frame, no mode, no hook to ask */
+            rc = !r->hook && !wj_node_is_container(doc, value)
+                     ? write_scalar(r, value)
+                     : open_value(r, value, (mode)f->mode, 0);
             continue;
         }
         name = f->own_list ? r->scratch[f->list + f->done - 1]
@@ -403,9 +430,13 @@ static wj_code walk(render *r, uint32_t root)
         if (wj_buf_reserve(r->buf, 1) != 0)
             return nomem(r);
         wj_buf_putc(r->buf, ':');
-        rc = open_value(r, wj_member_value(name),
-                        member_mode(r, (mode)f->mode, name, r->depth == 1),
-                        f->node);
+        value = wj_member_value(name);
+        if (!r->hook && !wj_node_is_container(doc, value))
+            rc = write_scalar(r, value);
+        else
+            rc = open_value(r, value,
+                            member_mode(r, (mode)f->mode, name, r->depth == 1),
+                            f->node);
     }
     return rc;
 }

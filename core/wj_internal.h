@@ -322,8 +322,17 @@ int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
 int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
                               int escaped);
 
-/* Offset one past the valid number whose lexeme starts at s[at]. */
-size_t wj_number_end(const char *s, size_t len, size_t at);
+/* The bytes a number's lexeme is made of (parse.c). */
+extern const unsigned char wj_number_byte[256];
+
+/* Offset one past the valid number whose lexeme starts at s[at]: in valid
+ * input the byte after a number is never one of its bytes. */
+static inline size_t wj_number_end(const char *s, size_t len, size_t at)
+{
+    while (at < len && wj_number_byte[(unsigned char)s[at]])
+        at++;
+    return at;
+}
 /* Offset one past the valid string literal that opens at s[at]. */
 size_t wj_string_end(const char *s, size_t len, size_t at);
 

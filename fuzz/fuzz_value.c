@@ -569,9 +569,13 @@ static void order_walk(const order_ctx *c, uint32_t node, mode m,
                        uint32_t parent, int is_root)
 {
     const wj_doc *doc = c->doc;
-    uint32_t count = wj_node_count(doc, node), k, child;
+    uint32_t count, k, child;
     name_cps *members;
 
+    if (wj_node_type(doc, node) != WJ_ARRAY &&
+        wj_node_type(doc, node) != WJ_OBJECT)
+        return; /* a scalar's record has no count */
+    count = wj_node_count(doc, node);
     if (wj_node_type(doc, node) == WJ_ARRAY) {
         for (k = 0, child = wj_node_first(node); k < count;
              k++, child = wj_node_next(doc, child))
