@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * parse.c - the strict, validating parser (SPEC §3).
+ * parse.c - the strict, validating parser (docs/contract.md §3).
  *
  * One pass over the bytes builds the tape (wj_internal.h): a record per
  * value pointing into the input, a scalar's as small as its start offset.
