@@ -26,20 +26,14 @@ wjpy_state *wjpy_state_of_type(PyTypeObject *type)
     return module ? wjpy_state_of_module(module) : NULL;
 }
 
-/* TypeError unless min <= nargs <= max (max < 0: no upper bound). */
+/* TypeError unless min <= nargs <= max (max < 0: no upper bound), with the
+ * SQL function's words for it. */
 static int arity(const char *func, Py_ssize_t nargs, Py_ssize_t min,
                  Py_ssize_t max)
 {
     if (nargs >= min && (max < 0 || nargs <= max))
         return 0;
-    if (min == max)
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes exactly %zd argument%s (%zd given)", func, min,
-                     min == 1 ? "" : "s", nargs);
-    else
-        PyErr_Format(PyExc_TypeError,
-                     "%s() takes at least %zd argument%s (%zd given)", func,
-                     min, min == 1 ? "" : "s", nargs);
+    PyErr_Format(PyExc_TypeError, "%s: wrong number of arguments", func);
     return -1;
 }
 
@@ -349,13 +343,18 @@ done:
 
 /* ---------------------------------------------------- raw request bodies */
 
-/* The text of a value written as JSON by the walker (a str is a string). */
+/* with_top_level's VALUE as JSON text: a bytes-like object is JSON text
+ * spliced as it is (as SQL splices a BLOB), a Fragment too; any other object
+ * is a Python value written by the walker (a str is a JSON string). */
 static int value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
     wj_error err = {.code = WJ_OK};
 
+    if (!PyUnicode_Check(obj) &&
+        (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
+        return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
     out->writer = wjpy_writer_take(st);
     if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer) < 0)

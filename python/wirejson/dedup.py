@@ -304,7 +304,7 @@ def run(client, files, key, member, out):
                           for w in info.get("workers", {}).values()))
     parts = plan(files, nworkers)
     n = len(parts)
-    nbuckets = max(1, min(n, 2 * nworkers, 64))
+    nbuckets = max(1, min(n, nworkers, 64))
     token = uuid.uuid4().hex[:12]
     progress = Progress(2 * n + nbuckets)
 
