@@ -12,7 +12,16 @@ Two kinds of output, both a pure function of (seed, size):
     combining marks right after them).
 
     bench/corpus.py corpus --seed 1 --size 10MB -o corpus.jsonl
+    bench/corpus.py corpus --seed 7 --mix escapes --size 20MB -o esc.jsonl
     bench/corpus.py single --seed 1 --size 40MB -o single.json
+
+Mixes of the corpus (--mix), each a different emphasis for the same shapes:
+  default  as described above
+  pretty   half the bodies pretty-printed (indent 2, line breaks as spaces)
+  escapes  message texts dense in escapes, half the bodies \\u-escaped
+  numbers  logprobs and embeddings: arrays and small objects full of numbers
+  deep     JSON Schemas nested up to 7 levels, more tools
+  small    many small bodies (one to three short messages, no transcripts)
 """
 
 import argparse
@@ -85,6 +94,22 @@ PROP_NAMES = ["id", "name", "query", "city", "unit", "limit", "offset",
               "properties", "enum", "type", "evidence", "change", "confidence"]
 
 
+MIXES = {
+    "default": {},
+    "pretty": {"pretty": 0.5},
+    "escapes": {"escape_text": 0.6, "escape_share": 0.5},
+    "numbers": {"numbers": 1},
+    "deep": {"depth": 7, "nest": 0.22, "tools": 16},
+    "small": {"small": True, "tools": 2},
+}
+# The mix in force (write_corpus sets it): what the generators consult.
+MIX = {}
+
+
+def mix(key, default):
+    return MIX.get(key, default)
+
+
 class Num:
     """A JSON number written exactly as this lexeme."""
     __slots__ = ("lexeme",)
@@ -96,7 +121,7 @@ class Num:
 NUMBER_SHAPES = [
     lambda r: str(r.randint(0, 9)),
     lambda r: str(r.randint(-100000, 100000)),
-    lambda r: str(r.randint(10**17, 10**25)),              # beyond 2^53
+    lambda r: str(r.randint(10**17, mix("int_max", 10**25))),  # beyond 2^53
     lambda r: "%d.%d" % (r.randint(0, 999), r.randint(0, 99999)),
     lambda r: "-%d.%d" % (r.randint(0, 9), r.randint(1, 999)),
     lambda r: "%d.0" % r.randint(0, 100),
@@ -196,9 +221,10 @@ def schema(r, t, depth):
 
 def prop_schema(r, t, depth):
     kind = r.random()
-    if depth < 3 and kind < 0.15:
+    deepest, nest = mix("depth", 3), mix("nest", 0.15)
+    if depth < deepest and kind < nest:
         return schema(r, t, depth + 1)
-    if depth < 3 and kind < 0.25:
+    if depth < deepest and kind < nest + 0.1:
         return {"type": "array", "items": schema(r, t, depth + 1) if r.random() < 0.5
                 else {"type": "string"}, "maxItems": Num(str(r.randint(1, 50)))}
     if kind < 0.32:
@@ -233,18 +259,42 @@ def tool_arguments(r, t):
     return render(args, r, False, (", ", ": ") if r.random() < 0.5 else (",", ":"))
 
 
+def logprobs(r, t):
+    """Per-token log probabilities, as an API logs them: numbers in objects."""
+    def entry():
+        return {"token": r.choice(WORDS), "logprob": Num("-%d.%06d" % (
+            r.randint(0, 20), r.randint(0, 999999))),
+            "bytes": [Num(str(b)) for b in r.choice(WORDS).encode()]}
+    return {"content": [dict(entry(), top_logprobs=[entry() for _ in range(r.randint(0, 5))])
+                        for _ in range(r.randint(20, 300))]}
+
+
+def embedding(r):
+    return [Num("%.8f" % r.uniform(-1, 1)) if r.random() < 0.9 else number(r)
+            for _ in range(r.choice([64, 256, 768]))]
+
+
+def content_text(r, t, size):
+    """A message text: prose and code, or escape-dense text in that mix."""
+    if mix("escape_text", 0) and r.random() < mix("escape_text", 0):
+        return t.escapes(size)
+    return t.paragraphs(size)
+
+
 def message(r, t, role, big):
+    if mix("small", False):
+        return {"role": role if role != "tool" else "user", "content": t.short()}
     size = r.randint(50_000, 400_000) if big else r.randint(40, 2_000)
     if role == "system":
         return {"role": "system", "content": t.paragraphs(r.randint(200, 3000))}
     if role == "user":
         if r.random() < 0.15:
             return {"role": "user", "content": [
-                {"type": "text", "text": t.paragraphs(size)},
+                {"type": "text", "text": content_text(r, t, size)},
                 {"type": "image_url", "image_url": {
                     "url": "https://img.example.com/%08x.png" % r.getrandbits(32),
                     "detail": r.choice(["auto", "low", "high"])}}]}
-        return {"role": "user", "content": t.paragraphs(size)}
+        return {"role": "user", "content": content_text(r, t, size)}
     if role == "assistant":
         m = {"role": "assistant"}
         if r.random() < 0.3:
@@ -254,21 +304,25 @@ def message(r, t, role, big):
                                              "arguments": tool_arguments(r, t)}}
                                for _ in range(r.randint(1, 3))]
         else:
-            m["content"] = t.paragraphs(r.randint(100, 6000))
+            m["content"] = content_text(r, t, r.randint(100, 6000))
+            if mix("numbers", 0) and r.random() < mix("numbers", 0) * 0.5:
+                m["logprobs"] = logprobs(r, t)
         if r.random() < 0.2:
             m["refusal"] = None
         if r.random() < 0.15:
             m["extra"] = {"reasoning": t.short(), "usage": {
                 "prompt_tokens": number(r), "completion_tokens": number(r)}}
         return m
-    content = t.paragraphs(size) if r.random() < 0.5 else tool_arguments(r, t)
+    content = content_text(r, t, size) if r.random() < 0.5 else tool_arguments(r, t)
     return {"role": "tool", "tool_call_id": "call_%016x" % r.getrandbits(64),
             "content": content}
 
 
 def conversation(r, t, large):
-    n = r.randint(50, 200) if large else r.randint(1, 8)
+    n = r.randint(50, 200) if large else r.randint(1, 3 if mix("small", False) else 8)
     msgs = [message(r, t, "system", False)] if r.random() < 0.8 else []
+    if mix("small", False) and msgs:
+        msgs = [{"role": "system", "content": t.short()}]
     for i in range(n):
         role = r.choice(["user", "assistant", "assistant", "tool"]) if i else "user"
         big = large and r.random() < 0.04
@@ -281,7 +335,8 @@ def request(r, t, large):
     optional = {
         "temperature": lambda: number(r), "top_p": lambda: number(r),
         "max_tokens": lambda: Num(str(r.choice([256, 1024, 4096, 16384]))),
-        "seed": lambda: Num(str(r.randint(0, 10**20))), "stream": lambda: r.random() < 0.5,
+        "seed": lambda: Num(str(r.randint(0, mix("int_max", 10**20)))),
+        "stream": lambda: r.random() < 0.5,
         "n": lambda: 1, "stop": lambda: ["\n\n", "User:", "</s>"],
         "presence_penalty": lambda: number(r), "frequency_penalty": lambda: number(r),
         "logit_bias": lambda: {str(r.randint(0, 100000)): number(r) for _ in range(3)},
@@ -293,8 +348,10 @@ def request(r, t, large):
     for key, make in optional.items():
         if r.random() < 0.5:
             body[key] = make()
+    if mix("numbers", 0) and r.random() < mix("numbers", 0) * 0.3:
+        body["input_embedding"] = embedding(r)
     if r.random() < 0.6:
-        body["tools"] = [tool(r, t) for _ in range(r.randint(1, 12))]
+        body["tools"] = [tool(r, t) for _ in range(r.randint(1, mix("tools", 12)))]
         body["tool_choice"] = r.choice(["auto", "required", {
             "type": "function", "function": {"name": r.choice(TOOL_NAMES)}}])
     if r.random() < 0.2:
@@ -303,14 +360,18 @@ def request(r, t, large):
     return body
 
 
-def render(value, r, ascii_only, seps):
-    """JSON text of value, object members in random order."""
+def render(value, r, ascii_only, seps, indent=0):
+    """JSON text of value, object members in random order; with indent > 0,
+    pretty-printed with indent spaces a level, a line break written as a
+    space (a JSON Lines body cannot hold a newline; the whitespace to skip is
+    the same)."""
     enc = ENC_ASCII if ascii_only else ENC_UTF8
     comma, colon = seps
     out = []
     put = out.append
+    lines = [" " + " " * (indent * k) for k in range(64)] if indent else None
 
-    def walk(v):
+    def walk(v, level=0):
         if isinstance(v, str):
             put(enc(v))
         elif isinstance(v, Num):
@@ -330,30 +391,45 @@ def render(value, r, ascii_only, seps):
             for i, (k, x) in enumerate(items):
                 if i:
                     put(comma)
+                if lines:
+                    put(lines[min(level + 1, 63)])
                 put(enc(k))
                 put(colon)
-                walk(x)
+                walk(x, level + 1)
+            if lines and items:
+                put(lines[min(level, 63)])
             put("}")
         else:
             put("[")
             for i, x in enumerate(v):
                 if i:
                     put(comma)
-                walk(x)
+                if lines:
+                    put(lines[min(level + 1, 63)])
+                walk(x, level + 1)
+            if lines and v:
+                put(lines[min(level, 63)])
             put("]")
 
     walk(value)
     return "".join(out)
 
 
-def body_text(r, value, escape_share=0.3):
-    ascii_only = r.random() < escape_share
+def body_text(r, value):
+    ascii_only = r.random() < mix("escape_share", 0.3)
     seps = (", ", ": ") if r.random() < 0.3 else (",", ":")
+    if mix("pretty", 0) and r.random() < mix("pretty", 0):
+        return render(value, r, ascii_only, (",", ": "), indent=2)
     return render(value, r, ascii_only, seps)
 
 
-def write_corpus(seed, size, out):
-    """Request bodies, one a line, until at least size bytes are written."""
+def write_corpus(seed, size, out, mix_name="default", int64=False):
+    """Request bodies, one a line, until at least size bytes are written;
+    with int64, every integer fits in 64 bits (simdjson rejects the rest)."""
+    MIX.clear()
+    MIX.update(MIXES[mix_name])
+    if int64:
+        MIX["int_max"] = 2**63 - 1
     r = random.Random(seed)
     t = Text(r)
     written = 0
@@ -396,15 +472,23 @@ def main(argv):
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("kind", choices=["corpus", "single"])
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--mix", choices=sorted(MIXES), default="default",
+                   help="corpus mix (default: default)")
+    p.add_argument("--int64", action="store_true",
+                   help="integers within 64 bits, so that simdjson takes every body")
     p.add_argument("--size", default="10MB", help="e.g. 500KB, 10MB, 100MB")
     p.add_argument("-o", "--output", default="-")
     a = p.parse_args(argv)
-    write = write_corpus if a.kind == "corpus" else write_single
+    def write(out):
+        if a.kind == "corpus":
+            write_corpus(a.seed, parse_size(a.size), out, a.mix, a.int64)
+        else:
+            write_single(a.seed, parse_size(a.size), out)
     if a.output == "-":
-        write(a.seed, parse_size(a.size), sys.stdout.buffer)
+        write(sys.stdout.buffer)
     else:
         with open(a.output, "wb") as f:
-            write(a.seed, parse_size(a.size), f)
+            write(f)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ import corpus
 TABLES = (("bodies", "body"), ("convs", "messages"), ("msgs", "msg"))
 
 
-def dataset_name(kind, seed, size):
+def dataset_name(kind, seed, size, mix=None):
+    if mix:
+        return "%s-%s-s%d-%s" % (kind, mix, seed, size_label(size))
     return "%s-s%d-%s" % (kind, seed, size_label(size))
 
 
@@ -29,9 +31,11 @@ def size_label(size):
     return "%dKB" % (size // 10**3)
 
 
-def prepare(data_dir, kind, seed, size, log=print):
-    """Returns the folder of the data set, generating it when missing."""
-    folder = os.path.join(data_dir, dataset_name(kind, seed, size))
+def prepare(data_dir, kind, seed, size, log=print, mix=None):
+    """Returns the folder of the data set, generating it when missing.  A
+    corpus of a named mix (corpus.MIXES) keeps its integers within 64 bits,
+    so that the core benchmark's simdjson rows read every body too."""
+    folder = os.path.join(data_dir, dataset_name(kind, seed, size, mix))
     if os.path.exists(os.path.join(folder, "DONE")):
         return folder
     log("preparing %s ..." % os.path.basename(folder))
@@ -39,7 +43,10 @@ def prepare(data_dir, kind, seed, size, log=print):
     os.makedirs(folder)
     bodies = os.path.join(folder, "bodies.jsonl")
     with open(bodies, "wb") as f:
-        (corpus.write_corpus if kind == "corpus" else corpus.write_single)(seed, size, f)
+        if mix:
+            corpus.write_corpus(seed, size, f, mix, int64=True)
+        else:
+            (corpus.write_corpus if kind == "corpus" else corpus.write_single)(seed, size, f)
     con = sqlite3.connect(os.path.join(folder, "bench.db"))
     con.execute("PRAGMA journal_mode=OFF")
     for table, column in TABLES:

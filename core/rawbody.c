@@ -5,8 +5,15 @@
  * the exact text the client sent.
  *
  * Both read the parser's node spans: a value's first to last byte.
+ *
+ * with_top_level matches a member name the way Go's encoding/json does:
+ * after decoding escapes and under Unicode simple case folding (unicode.h),
+ * so "Model", "MODEL" and "\u017ftream" (for stream) are the names it
+ * replaces too, and no spelling carries a second value past it to a server
+ * that reads names so.
  */
 #include "wj_internal.h"
+#include "unicode.h"
 
 /* The raw length of a member name (between its quotes). */
 static size_t raw_name_length(const wj_doc *doc, uint32_t name_node)
@@ -14,8 +21,94 @@ static size_t raw_name_length(const wj_doc *doc, uint32_t name_node)
     return doc->nodes[name_node].end - doc->nodes[name_node].start - 2;
 }
 
-/* True when the member name at name_node decodes to name[0..name_len);
- * scratch has room for the name's raw length when it holds escapes. */
+/* What a byte that does not start a well-formed sequence reads as: a value
+ * above U+10FFFF, so it equals nothing a decoded name holds. */
+#define NOT_A_CHARACTER 0x110000u
+
+/*
+ * The code point at s[*i] (*i < len), moving *i past it.  s is a decoded
+ * member name, generalized UTF-8 (a lone surrogate in its 3-byte form, as
+ * wj_string_decode writes it: surrogates nonzero), or the caller's name,
+ * which may be any bytes (surrogates 0): there a byte that starts no
+ * well-formed UTF-8 sequence reads alone as NOT_A_CHARACTER + the byte.
+ */
+static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i,
+                                int surrogates)
+{
+    unsigned char c = s[*i], lo = 0x80, hi = 0xBF;
+    size_t n, k;
+    uint32_t cp;
+
+    if (c < 0x80) {
+        *i += 1;
+        return c;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+        cp = c & 0x1Fu;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        cp = c & 0x0Fu;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED && !surrogates)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        cp = c & 0x07u;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        *i += 1;
+        return NOT_A_CHARACTER + c;
+    }
+    if (len - *i < n || s[*i + 1] < lo || s[*i + 1] > hi) {
+        *i += 1;
+        return NOT_A_CHARACTER + c;
+    }
+    for (k = 1; k < n; k++) {
+        if ((s[*i + k] & 0xC0) != 0x80) {
+            *i += 1;
+            return NOT_A_CHARACTER + c;
+        }
+        cp = cp << 6 | (s[*i + k] & 0x3Fu);
+    }
+    *i += n;
+    return cp;
+}
+
+/* ASCII's simple case folding: A-Z to a-z. */
+static unsigned char fold_ascii(unsigned char c)
+{
+    return (unsigned)(c - 'A') < 26u ? (unsigned char)(c + 0x20) : c;
+}
+
+/* True when the decoded member name a[0..a_len) and the caller's name
+ * b[0..b_len) are the same code points under simple case folding, folded
+ * one code point at a time as they are read. */
+static int fold_equal(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    const unsigned char *x = (const unsigned char *)a;
+    const unsigned char *y = (const unsigned char *)b;
+    size_t i = 0, j = 0;
+
+    while (i < a_len && j < b_len) {
+        if (x[i] < 0x80 && y[j] < 0x80) {
+            if (fold_ascii(x[i++]) != fold_ascii(y[j++]))
+                return 0;
+        } else if (wj_case_fold(next_code_point(x, a_len, &i, 1)) !=
+                   wj_case_fold(next_code_point(y, b_len, &j, 0))) {
+            return 0;
+        }
+    }
+    return i == a_len && j == b_len;
+}
+
+/* True when the member name at name_node, its escapes decoded, is name
+ * under simple case folding; scratch has room for the name's raw length
+ * when it holds escapes. */
 static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
                         size_t name_len, char *scratch)
 {
@@ -24,15 +117,15 @@ static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
     size_t raw_len = raw_name_length(doc, name_node);
 
     if (!(n->flags & WJ_STR_ESCAPED))
-        return raw_len == name_len && memcmp(raw, name, name_len) == 0;
-    /* decoding never lengthens a name */
-    return raw_len >= name_len &&
-           wj_string_decode(raw, raw_len, scratch) == name_len &&
-           memcmp(scratch, name, name_len) == 0;
+        return fold_equal(raw, raw_len, name, name_len);
+    return fold_equal(scratch, wj_string_decode(raw, raw_len, scratch), name,
+                      name_len);
 }
 
 /* Collects in hits the value nodes of the root object's members called
- * name, in document order; returns how many, or UINT32_MAX out of memory. */
+ * name (under folding), in document order; returns how many, or UINT32_MAX
+ * out of memory.  One scratch buffer, as long as the longest escaped name,
+ * serves every comparison. */
 static uint32_t find_top_level(const wj_doc *doc, const char *name,
                                size_t name_len, uint32_t *hits)
 {

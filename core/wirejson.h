@@ -25,13 +25,36 @@ extern "C" {
 
 /* ---------------------------------------------------------------- version */
 
+/*
+ * The one place the version is set: CMake reads these three lines into
+ * project(wirejson VERSION ...), so the SONAME, wirejson.pc, the CMake
+ * package, wj_version(), wirejson_version() and wirejq --version all follow.
+ */
 #define WJ_VERSION_MAJOR 0
-#define WJ_VERSION_MINOR 1
+#define WJ_VERSION_MINOR 2
 #define WJ_VERSION_PATCH 0
-#define WJ_VERSION_STRING "0.1.0"
+#define WJ_VERSION_STR_(x) #x
+#define WJ_VERSION_STR(x) WJ_VERSION_STR_(x)
+/* "MAJOR.MINOR.PATCH", e.g. "0.2.0": the version this header belongs to. */
+/* clang-format off */
+#define WJ_VERSION_STRING WJ_VERSION_STR(WJ_VERSION_MAJOR) "." \
+    WJ_VERSION_STR(WJ_VERSION_MINOR) "." WJ_VERSION_STR(WJ_VERSION_PATCH)
+/* clang-format on */
 
-/* The version of the library linked at run time, e.g. "0.1.0". */
-const char *wj_version(void);
+/*
+ * WJ_API marks the public functions.  Building libwirejson (CMake defines
+ * WJ_BUILDING_LIBRARY) makes them the only symbols the shared library
+ * exports, every other one being hidden; a program that includes this
+ * header sees plain declarations, whichever of the two libraries it links.
+ */
+#if defined(WJ_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define WJ_API __attribute__((visibility("default")))
+#else
+#define WJ_API
+#endif
+
+/* The version of the library linked at run time, e.g. "0.2.0". */
+WJ_API const char *wj_version(void);
 
 /* ----------------------------------------------------------------- errors */
 
@@ -61,7 +84,7 @@ typedef struct wj_error {
 } wj_error;
 
 /* True for the codes that describe the input text and carry an offset. */
-int wj_error_is_input(wj_code code);
+WJ_API int wj_error_is_input(wj_code code);
 
 /*
  * Writes the full message for an error raised by the function `func` into
@@ -72,8 +95,8 @@ int wj_error_is_input(wj_code code);
  * and the others "message_digest: a message must be a JSON object".
  * With func NULL the "name: " prefix is left out.
  */
-size_t wj_error_format(const wj_error *err, const char *func, char *buf,
-                       size_t size);
+WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
+                              size_t size);
 
 /* -------------------------------------------------------------- allocator */
 
@@ -90,7 +113,7 @@ typedef struct wj_alloc {
 } wj_alloc;
 
 /* Releases a result of this library with the allocator it was made with. */
-void wj_free(const wj_alloc *alloc, void *ptr);
+WJ_API void wj_free(const wj_alloc *alloc, void *ptr);
 
 /* A name given by the caller: bytes and length (UTF-8, no escapes). */
 typedef struct wj_name {
@@ -104,8 +127,8 @@ typedef struct wj_name {
  * Checks that json is valid input (SPEC §3): grammar, UTF-8, no duplicate
  * member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
  */
-wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
-                    wj_error *err);
+WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
+                           wj_error *err);
 
 /* ------------------------------------------------------------- renderings */
 
@@ -116,27 +139,30 @@ wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
  * (sorted, never read as schema).  On success *out holds a NUL-terminated
  * buffer of *out_len bytes, to be released with wj_free().
  */
-wj_code wj_wire_json(const char *json, size_t len, const wj_name *data_members,
-                     size_t n_data_members, const wj_alloc *alloc, char **out,
-                     size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json(const char *json, size_t len,
+                            const wj_name *data_members, size_t n_data_members,
+                            const wj_alloc *alloc, char **out, size_t *out_len,
+                            wj_error *err);
 
 /* The wire rendering with every object sorted and no property-map rule. */
-wj_code wj_wire_json_sorted(const char *json, size_t len, const wj_alloc *alloc,
-                            char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_wire_json_sorted(const char *json, size_t len,
+                                   const wj_alloc *alloc, char **out,
+                                   size_t *out_len, wj_error *err);
 
 /* The canonical rendering (SPEC §5): RFC 8785, the JSON Canonicalization
  * Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE when one rounds
  * to infinity). */
-wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
-                          char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_json(const char *json, size_t len,
+                                 const wj_alloc *alloc, char **out,
+                                 size_t *out_len, wj_error *err);
 
 /*
  * canonical_json of a tool call's arguments text when that succeeds, else the
  * text unchanged.  Fails only with WJ_ERR_NOMEM (or WJ_ERR_TOOBIG).
  */
-wj_code wj_canonical_arguments(const char *text, size_t len,
-                               const wj_alloc *alloc, char **out,
-                               size_t *out_len, wj_error *err);
+WJ_API wj_code wj_canonical_arguments(const char *text, size_t len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
 
 /* ---------------------------------------------------------------- digests */
 
@@ -144,8 +170,9 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
 #define WJ_DIGEST_HEX_SIZE 65
 
 /* SHA-256 of canonical_json(json). */
-wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
-                       char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_data_digest(const char *json, size_t len,
+                              const wj_alloc *alloc,
+                              char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the canonical JSON of the message object json without its
@@ -153,17 +180,19 @@ wj_code wj_data_digest(const char *json, size_t len, const wj_alloc *alloc,
  * members named in ignored[0..n_ignored).  WJ_ERR_TYPE when json is not an
  * object.
  */
-wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
-                          size_t n_ignored, const wj_alloc *alloc,
-                          char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_message_digest(const char *json, size_t len,
+                                 const wj_name *ignored, size_t n_ignored,
+                                 const wj_alloc *alloc,
+                                 char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * SHA-256 of the concatenated wj_message_digest hex strings of the elements
  * of the array json, in order.  WJ_ERR_TYPE when json is not an array or an
  * element is not an object.
  */
-wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+WJ_API wj_code wj_messages_digest(const char *json, size_t len,
+                                  const wj_alloc *alloc,
+                                  char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 /*
  * A running SHA-256, for incremental digests such as an aggregate's
@@ -174,19 +203,20 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
 typedef struct wj_sha256 wj_sha256;
 
 /* A new, empty hash in *out (release with wj_sha256_free), or WJ_ERR_NOMEM. */
-wj_code wj_sha256_new(wj_sha256 **out);
+WJ_API wj_code wj_sha256_new(wj_sha256 **out);
 /* Empties h again, as if just made. */
-wj_code wj_sha256_reset(wj_sha256 *h);
-wj_code wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
+WJ_API wj_code wj_sha256_reset(wj_sha256 *h);
+WJ_API wj_code wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
 /* The hex digest of what was fed so far; h is left as it was, ready for more.
  */
-wj_code wj_sha256_peek_hex(const wj_sha256 *h, char hex[WJ_DIGEST_HEX_SIZE]);
+WJ_API wj_code wj_sha256_peek_hex(const wj_sha256 *h,
+                                  char hex[WJ_DIGEST_HEX_SIZE]);
 /* Releases h; NULL is a no-op. */
-void wj_sha256_free(wj_sha256 *h);
+WJ_API void wj_sha256_free(wj_sha256 *h);
 
 /* SHA-256 of len bytes, as hex.  WJ_ERR_NOMEM is the only failure. */
-wj_code wj_sha256_hex(const void *data, size_t len,
-                      char hex[WJ_DIGEST_HEX_SIZE]);
+WJ_API wj_code wj_sha256_hex(const void *data, size_t len,
+                             char hex[WJ_DIGEST_HEX_SIZE]);
 
 /* ------------------------------------------------------ raw request bodies */
 
@@ -196,21 +226,24 @@ wj_code wj_sha256_hex(const void *data, size_t len,
  * string.  WJ_ERR_ARGUMENT when text is not valid UTF-8.  The result is
  * released with wj_free().
  */
-wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
-                      char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_quote_text(const char *text, size_t len,
+                             const wj_alloc *alloc, char **out, size_t *out_len,
+                             wj_error *err);
 
 /*
  * body with the value of every top-level member whose decoded name equals
- * name replaced by value, which must be JSON text (duplicate names allowed;
+ * name under simple case folding (the C and S lines of CaseFolding.txt,
+ * the way Go's encoding/json matches member names: "Model" is model)
+ * replaced by value, which must be JSON text (duplicate names allowed;
  * its input errors are returned, with offsets into value), every other byte
  * unchanged.  *out is NULL (and WJ_OK returned) when body is not an object
  * the scanner can follow or holds no such member.  Duplicate member names
  * are allowed here, at any depth.
  */
-wj_code wj_with_top_level(const char *body, size_t len, const char *name,
-                          size_t name_len, const char *value, size_t value_len,
-                          const wj_alloc *alloc, char **out, size_t *out_len,
-                          wj_error *err);
+WJ_API wj_code wj_with_top_level(const char *body, size_t len, const char *name,
+                                 size_t name_len, const char *value,
+                                 size_t value_len, const wj_alloc *alloc,
+                                 char **out, size_t *out_len, wj_error *err);
 
 /*
  * For each element of the top-level `tools` array, the raw bytes found by
@@ -218,9 +251,10 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
  * for a tool without one).  *out is NULL (WJ_OK) when body has no top-level
  * `tools` array.
  */
-wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
-                        size_t n_path, const wj_alloc *alloc, char **out,
-                        size_t *out_len, wj_error *err);
+WJ_API wj_code wj_tool_schemas(const char *body, size_t len,
+                               const wj_name *path, size_t n_path,
+                               const wj_alloc *alloc, char **out,
+                               size_t *out_len, wj_error *err);
 
 /*
  * body in the wire rendering with data member `messages`, its tools spelled
@@ -229,9 +263,10 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
  * the same.  *out is NULL (WJ_OK) when body has no tools to spell or their
  * number differs from the number of texts.
  */
-wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
-                               size_t texts_len, const wj_alloc *alloc,
-                               char **out, size_t *out_len, wj_error *err);
+WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
+                                      const char *texts, size_t texts_len,
+                                      const wj_alloc *alloc, char **out,
+                                      size_t *out_len, wj_error *err);
 
 #ifdef __cplusplus
 }

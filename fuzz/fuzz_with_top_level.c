@@ -5,15 +5,65 @@
  * Invariants: a value that is not JSON is an input error inside the value;
  * a body that is not an object the scanner follows, or without the member,
  * gives no result and no error; otherwise the result is the body with each
- * matching top-level value (names compared after decoding escapes) replaced
- * by the value and every other byte unchanged; replacing again with the
- * same value (without surrounding whitespace) changes nothing; a failed n-th allocation is out of memory and
- * leaks nothing.
+ * matching top-level value replaced by the value and every other byte
+ * unchanged, where a member matches when its name, escapes decoded, and
+ * the name argument are the same code points under simple case folding
+ * (wj_case_fold, the C+S table that tests/unit/test_casefold.c and
+ * tests/raw/casefold.py check on their own); replacing again with the same
+ * value (without surrounding whitespace) changes nothing; a failed n-th
+ * allocation is out of memory and leaks nothing.
+ *
+ * The expected splice is computed here apart from rawbody.c: names decoded
+ * to code point arrays by fuzz_decode, the name argument by its own decoder
+ * below, both folded whole and compared as arrays.
  */
 #include "fuzz_util.h"
+#include "unicode.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The code points of the name argument (any bytes) into cps (room for len):
+ * each well-formed UTF-8 sequence is its code point; any other byte (a
+ * surrogate's 3-byte form included) stands alone for 0x110000 + the byte,
+ * which no decoded name holds.  Read by value range (no overlong form, no
+ * surrogate, nothing above U+10FFFF), not by rawbody.c's table of lead and
+ * second bytes. */
+static size_t name_cps(const unsigned char *s, size_t len, uint32_t *cps)
+{
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    size_t i = 0, n = 0;
+    while (i < len) {
+        size_t need = s[i] < 0x80   ? 1
+                      : s[i] < 0xC0 ? 0
+                      : s[i] < 0xE0 ? 2
+                      : s[i] < 0xF0 ? 3
+                      : s[i] < 0xF8 ? 4
+                                    : 0;
+        uint32_t cp = need == 1 ? s[i] : s[i] & (0x7Fu >> need);
+        size_t k;
+        for (k = 1; need > 1 && k < need; k++) {
+            if (i + k >= len || (s[i + k] & 0xC0) != 0x80)
+                break;
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        if (need == 0 || k < need || cp < least[need] || cp > 0x10FFFF ||
+            (cp >= 0xD800 && cp <= 0xDFFF)) {
+            cps[n++] = 0x110000u + s[i++];
+            continue;
+        }
+        cps[n++] = cp;
+        i += need;
+    }
+    return n;
+}
+
+static void fold_all(uint32_t *cps, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        cps[k] = wj_case_fold(cps[k]);
+}
 
 /* The body with name's top-level values replaced, or 0 when there is none
  * (the body then not being an object, or without the member). */
@@ -22,21 +72,25 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
 {
     wj_doc doc;
     uint32_t k, member = 1;
-    size_t at = 0;
+    size_t at = 0, want_n;
     int hits = 0;
-    char *decoded;
+    uint32_t *want, *cps;
 
     if (wj_doc_parse(&doc, body->ptr, body->len, WJ_PARSE_ALLOW_DUPLICATES,
                      NULL, NULL) != WJ_OK)
         return 0;
-    decoded = fuzz_xmalloc(body->len);
+    want = fuzz_xmalloc((name->len + 1) * sizeof *want);
+    want_n = name_cps((const unsigned char *)name->ptr, name->len, want);
+    fold_all(want, want_n);
+    cps = fuzz_xmalloc((body->len + 1) * sizeof *cps);
     if (doc.nodes[0].type == WJ_OBJECT) {
         for (k = 0; k < doc.nodes[0].count;
              k++, member = doc.nodes[member + 1].next) {
             const wj_node *n = &doc.nodes[member], *v = &doc.nodes[member + 1];
-            size_t len = fuzz_decode_utf8(body->ptr + n->start + 1,
-                                          n->end - n->start - 2, decoded);
-            if (len != name->len || memcmp(decoded, name->ptr, len) != 0)
+            size_t len = fuzz_decode(body->ptr + n->start + 1,
+                                     n->end - n->start - 2, cps);
+            fold_all(cps, len);
+            if (len != want_n || memcmp(cps, want, len * sizeof *cps) != 0)
                 continue;
             fuzz_buf_put(out, body->ptr + at, v->start - at);
             fuzz_buf_put(out, value->ptr, value->len);
@@ -45,7 +99,8 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
         }
         fuzz_buf_put(out, body->ptr + at, body->len - at);
     }
-    free(decoded);
+    free(cps);
+    free(want);
     wj_doc_release(&doc);
     return hits > 0;
 }
@@ -79,8 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_heap_begin(0);
     rc = call(body, name, value, &out, &out_len, &err);
     calls = fuzz_heap_calls();
-    vrc = wj_doc_parse(&vdoc, value->ptr, value->len,
-                       WJ_PARSE_ALLOW_DUPLICATES, NULL, &verr);
+    vrc = wj_doc_parse(&vdoc, value->ptr, value->len, WJ_PARSE_ALLOW_DUPLICATES,
+                       NULL, &verr);
     if (vrc != WJ_OK) {
         fuzz_check_error(rc, &err, value->len);
         FUZZ_CHECK(rc == vrc && err.offset == verr.offset && out == NULL);
@@ -106,8 +161,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                    &again_len, &err);
             FUZZ_CHECK(rc == WJ_OK && again != NULL);
             if (bare)
-                fuzz_check_same_bytes("replacing twice and once", out,
-                                      out_len, again, again_len);
+                fuzz_check_same_bytes("replacing twice and once", out, out_len,
+                                      again, again_len);
         }
     }
     wj_free(&fuzz_heap, out);

@@ -1,5 +1,6 @@
-"""Shared by the raw-body tests: random JSON spellings, and the wire
-rendering (SPEC §4) written from the spec in Python, apart from the C code.
+"""Shared by the raw-body tests: random JSON spellings, the wire rendering
+(SPEC §4) and simple case folding (§7) written from the spec in Python,
+apart from the C code.
 
 The wire renderer here covers what the generators produce: strings, numbers
 as their lexemes, arrays, and objects sorted by code point, except a
@@ -7,6 +8,7 @@ as their lexemes, arrays, and objects sorted by code point, except a
 data keywords const/default/enum/examples, whose values are sorted data.
 """
 import json
+import re
 
 # Whitespace between tokens: mostly none, sometimes a lot.
 SPACES = ["", "", "", " ", "\n", "\t", "\r\n", "  \n\t ", "\n    "]
@@ -134,3 +136,29 @@ def wire(value, mode="schema", required=None):
         parts.append(wire_quote(name) + ":" +
                      wire(v, child, value.get("required")))
     return "{" + ",".join(parts) + "}"
+
+
+# Simple case folding (SPEC §7): the C and S lines of Unicode 15.0's
+# CaseFolding.txt, read here on their own (not through the C table or its
+# generator).  Python's str.casefold() is full folding (the F lines too:
+# "\u00df".casefold() == "ss"), so it cannot be the oracle.
+CASE_FOLDING = "/usr/share/unicode/CaseFolding.txt"
+
+
+def load_simple_folding(path=CASE_FOLDING):
+    """{code point: the code point it folds to} for the C and S lines."""
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    if not re.fullmatch(r"# CaseFolding-15\.0\.\d+\.txt", lines[0]):
+        raise SystemExit(f"{path}: not Unicode 15.0 ({lines[0]!r})")
+    folds = {}
+    for line in lines:
+        fields = [f.strip() for f in line.split("#")[0].split(";")]
+        if len(fields) >= 3 and fields[1] in ("C", "S"):
+            folds[int(fields[0], 16)] = int(fields[2], 16)
+    return folds
+
+
+def simple_fold(text, folds):
+    """text with each code point replaced by its simple case fold."""
+    return "".join(chr(folds.get(ord(ch), ord(ch))) for ch in text)

@@ -107,9 +107,9 @@ static void test_with_top_level_replaces(void)
         "{\"m\":\"a much longer value than before\"}");
     WTL("{\"m\":\"a much longer value than before\",\"n\":1}", "m", "0",
         "{\"m\":0,\"n\":1}");
-    /* names are compared exactly: case counts */
-    WTL("{\"Model\":1,\"model\":2,\"MODEL\":3}", "model", "9",
-        "{\"Model\":1,\"model\":9,\"MODEL\":3}");
+    /* a trailing space, a prefix, a longer name: other names */
+    WTL("{\"model \":1,\"mode\":2,\"models\":3,\"model\":4}", "model",
+        "9", "{\"model \":1,\"mode\":2,\"models\":3,\"model\":9}");
     /* non-ASCII names, written raw or escaped */
     WTL("{\"m\xc3\xb6" "del\":1,\"m\\u00f6del\":2,\"m\\u00F6del\":3}",
         "m\xc3\xb6" "del", "0",
@@ -140,6 +140,108 @@ static void test_with_top_level_escapes_and_duplicates(void)
     WTL("{\"a\\/b\":1,\"\\ud83d\\ude00\":2}", "\xf0\x9f\x98\x80", "0",
         "{\"a\\/b\":1,\"\\ud83d\\ude00\":0}");
 }
+
+/* "Names are compared ... under Unicode simple case folding (the C and S
+ * lines of Unicode 15.0's CaseFolding.txt)": every spelling Go's
+ * encoding/json would read as the name is replaced, and nothing else.
+ * Non-ASCII characters are spelled as bytes (U+212A is a Kelvin sign, not
+ * a K). */
+static void test_with_top_level_case_folding(void)
+{
+    /* case-equal copies are all replaced, the NAME folded too */
+    WTL("{\"Model\":1,\"model\":2,\"MODEL\":3,\"mOdEl\":4}", "model", "9",
+        "{\"Model\":9,\"model\":9,\"MODEL\":9,\"mOdEl\":9}");
+    WTL("{\"model\":1,\"x\":2}", "MODEL", "9", "{\"model\":9,\"x\":2}");
+    /* a body whose only spelling is "Model" */
+    WTL("{\"Model\":\"routed\",\"messages\":[]}", "model", "\"gpt-x\"",
+        "{\"Model\":\"gpt-x\",\"messages\":[]}");
+    /* the issue's body: no second value survives */
+    WTL("{\"model\":\"routed\",\"Model\":\"smuggled\"}", "model", "\"gpt-x\"",
+        "{\"model\":\"gpt-x\",\"Model\":\"gpt-x\"}");
+    /* escapes decoded first, then folded; the escapes stay as they were */
+    WTL("{\"mod\\u0065l\":1,\"MOD\\u0045L\":2,\"\\u004Dodel\":3}", "model", "0",
+        "{\"mod\\u0065l\":0,\"MOD\\u0045L\":0,\"\\u004Dodel\":0}");
+    /* U+017F LATIN SMALL LETTER LONG S folds to s: escaped, raw, in NAME */
+    WTL("{\"\\u017ftream\":true,\"\xc5\xbftream\":true,\"STREAM\":true}",
+        "stream", "false",
+        "{\"\\u017ftream\":false,\"\xc5\xbftream\":false,"
+        "\"STREAM\":false}");
+    WTL("{\"stream\":1}", "\xc5\xbfTREAM", "2", "{\"stream\":2}");
+    /* U+212A KELVIN SIGN folds to k (3 bytes against 1) */
+    WTL("{\"max_to\\u212aens\":1,\"max_to\xe2\x84\xaa\x65ns\":2,"
+        "\"MAX_TOKENS\":3,\"max_tokens\":4}",
+        "max_tokens", "8",
+        "{\"max_to\\u212aens\":8,\"max_to\xe2\x84\xaa\x65ns\":8,"
+        "\"MAX_TOKENS\":8,\"max_tokens\":8}");
+    WTL("{\"max_tokens\":1}", "MAX_TO\xe2\x84\xaa\x45NS", "2",
+        "{\"max_tokens\":2}");
+    /* U+212B ANGSTROM SIGN, U+00C5 and U+00E5 are one letter */
+    WTL("{\"\xe2\x84\xab\":1,\"\xc3\x85\":2,\"\\u00e5\":3,\"a\":4}", "\xc3\xa5",
+        "0", "{\"\xe2\x84\xab\":0,\"\xc3\x85\":0,\"\\u00e5\":0,\"a\":4}");
+    /* U+00DF has no simple fold (its F line to "ss" is left out); U+1E9E
+     * CAPITAL SHARP S folds to it (S line) */
+    WTL("{\"ma\xc3\x9f\":1,\"mass\":2,\"MASS\":3,\"ma\\u1e9e\":4}", "mass", "0",
+        "{\"ma\xc3\x9f\":1,\"mass\":0,\"MASS\":0,\"ma\\u1e9e\":4}");
+    WTL("{\"ma\xc3\x9f\":1,\"mass\":2,\"MASS\":3,\"ma\\u1e9e\":4}",
+        "MA\xc3\x9f", "0",
+        "{\"ma\xc3\x9f\":0,\"mass\":2,\"MASS\":3,\"ma\\u1e9e\":0}");
+    WTL_NONE("{\"ma\xc3\x9f\":1}", "mass", "0");
+    /* Greek sigma: capital, small and final all fold to small sigma */
+    WTL("{\"\xcf\x83\":1,\"\xcf\x82\":2,\"\xce\xa3\":3,\"\\u03a3\":4,"
+        "\"s\":5}",
+        "\xcf\x82", "0",
+        "{\"\xcf\x83\":0,\"\xcf\x82\":0,\"\xce\xa3\":0,\"\\u03a3\":0,"
+        "\"s\":5}");
+    /* U+00B5 MICRO SIGN folds to Greek small mu, as capital mu does */
+    WTL("{\"\xc2\xb5s\":1,\"\xce\xbcs\":2,\"\xce\x9cS\":3,\"us\":4}",
+        "\xc2\xb5S", "0",
+        "{\"\xc2\xb5s\":0,\"\xce\xbcs\":0,\"\xce\x9cS\":0,\"us\":4}");
+    /* Cherokee folds to its capitals in 15.0: U+AB70 to U+13A0, U+AB71 to
+     * U+13A1, U+13F8 to U+13F0 */
+    WTL("{\"\xea\xad\xb0\xea\xad\xb1\":1,\"\xe1\x8e\xa0\xe1\x8e\xa1\":2,"
+        "\"\\uab70\\u13a1\":3,\"\xe1\x8e\xa0\":4}",
+        "\xe1\x8e\xa0\xea\xad\xb1", "0",
+        "{\"\xea\xad\xb0\xea\xad\xb1\":0,\"\xe1\x8e\xa0\xe1\x8e\xa1\":0,"
+        "\"\\uab70\\u13a1\":0,\"\xe1\x8e\xa0\":4}");
+    WTL("{\"\\u13f8\":1}", "\xe1\x8f\xb0", "0", "{\"\\u13f8\":0}");
+    /* the DZ digraph: capital, title case and small */
+    WTL("{\"\xc7\x84\":1,\"\xc7\x85\":2,\"\\u01c6\":3,\"dz\":4}", "\xc7\x86",
+        "0", "{\"\xc7\x84\":0,\"\xc7\x85\":0,\"\\u01c6\":0,\"dz\":4}");
+    /* above the BMP: U+10400 DESERET CAPITAL LONG I, as a surrogate pair,
+     * folds to U+10428 */
+    WTL("{\"\\ud801\\udc00\":1,\"\xf0\x90\x90\xa8\":2}", "\xf0\x90\x90\xa8",
+        "0", "{\"\\ud801\\udc00\":0,\"\xf0\x90\x90\xa8\":0}");
+    /* names equal only under full folding are different names: U+FB00
+     * (ff), U+0130 (i + U+0307), U+0149 (U+02BC n) */
+    WTL_NONE("{\"\xef\xac\x80\":1,\"\\ufb00\":2}", "ff", "0");
+    WTL_NONE("{\"ff\":1,\"FF\":2}", "\xef\xac\x80", "0");
+    WTL_NONE("{\"\xc4\xb0\":1}", "i\xcc\x87", "0");
+    WTL_NONE("{\"\\u0149\":1}", "\xca\xbcn", "0");
+    /* nor the Turkic lines: dotless i and capital I with dot are not i */
+    WTL("{\"\xc4\xb1\x64\":1,\"\xc4\xb0\x44\":2,\"ID\":3}", "id", "0",
+        "{\"\xc4\xb1\x64\":1,\"\xc4\xb0\x44\":2,\"ID\":0}");
+    /* nested members and array elements stay, whatever their case */
+    WTL("{\"n\":{\"MODEL\":1,\"Model\":2},\"a\":[\"Model\"],\"mODEL\":3}",
+        "model", "0",
+        "{\"n\":{\"MODEL\":1,\"Model\":2},\"a\":[\"Model\"],\"mODEL\":0}");
+    /* every other byte stays: whitespace, escapes, other members */
+    WTL(" {\n \"MODEL\" :\t\"a\\u00e9\" ,\"b\":\"\\/\",\r\n\"Mod\\u0065l\""
+        ":1.0E+2 }\n",
+        "model", "[ 1 ]",
+        " {\n \"MODEL\" :\t[ 1 ] ,\"b\":\"\\/\",\r\n\"Mod\\u0065l\""
+        ":[ 1 ] }\n");
+    /* a NAME byte that is not UTF-8 matches nothing, a surrogate's 3-byte
+     * form too; a lone surrogate escape is matched by no NAME */
+    WTL_NONE("{\"mod\\u00ffl\":1,\"mod\xc3\xbfl\":2,\"modl\":3}",
+             "mod\xffl", "0");
+    WTL_NONE("{\"\xc5\xbf\":1}", "\xc5", "0");
+    WTL_NONE("{\"\\ud800\":1,\"\\uD800\":2,\"\\udc00\":3}", "\xed\xa0\x80",
+             "0");
+    WTL_NONE("{\"\\ud800x\":1}", "\xed\xa0\x80x", "0");
+    WTL("{\"\\ud800x\":1,\"\\ufffdx\":2,\"X\":3}", "\xef\xbf\xbdX", "0",
+        "{\"\\ud800x\":1,\"\\ufffdx\":0,\"X\":3}");
+}
+
 
 /* Only members of the top-level object count: not names inside strings,
  * not nested members, not array elements. */
@@ -492,6 +594,7 @@ int main(void)
 {
     test_with_top_level_replaces();
     test_with_top_level_escapes_and_duplicates();
+    test_with_top_level_case_folding();
     test_with_top_level_only_top_level();
     test_with_top_level_no_result();
     test_with_top_level_bad_value();

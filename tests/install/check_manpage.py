@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the man page wirejq.1 against wirejq itself.
+
+- groff formats it (man macros) without a single warning;
+- every option that `wirejq --help` lists is described in OPTIONS;
+- every builtin that wirejson.jq defines is described in BUILTINS;
+- every example of EXAMPLES ("$ command", continuation lines indented,
+  then the expected output) prints exactly that, run by bash with wirejq on
+  PATH.
+
+usage: check_manpage.py WIREJQ_1 WIREJQ WIREJSON_JQ
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+
+
+def unroff(text):
+    """The text of roff source lines, without requests and font changes."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith('.\\"'):
+            continue
+        request = re.match(r"^\.[A-Za-z]+ ?", line)
+        if request:  # a macro line: its arguments, unquoted
+            line = line[request.end():].replace('"', "")
+        line = re.sub(r"\\f[BIRP]", "", line)
+        line = (line.replace("\\[aq]", "'").replace("\\(aq", "'")
+                .replace("\\(->", "->").replace("\\-", "-"))
+        out.append(line.replace("\\\\", "\\"))
+    return "\n".join(out)
+
+
+def section(text, name):
+    m = re.search(r"^\.SH %s\n(.*?)(?=^\.SH |\Z)" % re.escape(name), text,
+                  re.S | re.M)
+    if not m:
+        fail(f"no section {name}")
+        return ""
+    return m.group(1)
+
+
+def main():
+    page_path, wirejq, module = sys.argv[1:4]
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+
+    p = subprocess.run(["groff", "-man", "-ww", "-b", "-z", "-Tutf8",
+                        page_path], stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0 or p.stderr.strip():
+        fail("groff: " + (p.stderr.strip() or f"exit {p.returncode}"))
+    else:
+        print("ok: groff formats it without warnings")
+
+    helptext = subprocess.run([wirejq, "--help"], stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout
+    options = set(re.findall(r"^  (-[-\w]+)", helptext, re.M))
+    options |= set(re.findall(r"^  -\w(?:, | / )(-[-\w]+)", helptext, re.M))
+    described = unroff(section(page, "OPTIONS"))
+    for opt in sorted(options):
+        if not re.search(r"(^|[\s,])%s($|[\s,\[])" % re.escape(opt), described,
+                         re.M):
+            fail(f"option {opt} (in wirejq --help) is not in OPTIONS")
+    print(f"ok: {len(options)} options of --help looked up in OPTIONS")
+
+    with open(module, encoding="utf-8") as f:
+        defs = set(re.findall(r"^def (\w+)", f.read(), re.M))
+    builtins = unroff(section(page, "BUILTINS"))
+    for name in sorted(defs):
+        if not re.search(r"\b%s\b" % name, builtins):
+            fail(f"builtin {name} (in wirejson.jq) is not in BUILTINS")
+    print(f"ok: {len(defs)} builtins of wirejson.jq looked up in BUILTINS")
+
+    examples = re.findall(r"^\.EX\n(.*?)^\.EE", section(page, "EXAMPLES"),
+                          re.S | re.M)
+    with tempfile.TemporaryDirectory() as work:
+        bindir = os.path.join(work, "bin")
+        os.mkdir(bindir)
+        os.symlink(os.path.abspath(wirejq), os.path.join(bindir, "wirejq"))
+        env = dict(os.environ, PATH=bindir + ":/usr/bin:/bin", HOME=work,
+                   LC_ALL="C.UTF-8")
+        for block in examples:
+            lines = unroff(block).rstrip("\n").split("\n")
+            cmd, want = lines[0], []
+            if not cmd.startswith("$ "):
+                fail(f"example does not start with '$ ': {cmd}")
+                continue
+            cmd = cmd[2:]
+            for line in lines[1:]:
+                if line.startswith("    ") and not want:
+                    cmd += "\n" + line
+                else:
+                    want.append(line)
+            p = subprocess.run(["bash", "-c", cmd], cwd=work, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               universal_newlines=True)
+            got = p.stdout.rstrip("\n").split("\n")
+            if got != want:
+                fail(f"example {cmd!r}:\n  expected {want}\n  got      {got}")
+        print(f"ok: {len(examples)} examples run")
+
+    for f in failures:
+        print("FAIL: " + f)
+    sys.exit(1 if failures or not examples else 0)
+
+
+if __name__ == "__main__":
+    main()
