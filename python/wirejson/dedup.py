@@ -86,39 +86,52 @@ def _read_lines(part):
             yield line
 
 
-def _member_path(key, member):
-    path = [member] if member is not None else []
-    if key == "messages_digest":
-        path.append("messages")
-    return path
+def _quoted(name):
+    return json.dumps(name, ensure_ascii=False)
+
+
+def _member_text(key, text, name, where):
+    """The exact text of the member name of the JSON object text (bytes or
+    str), or _LineError / wirejson.Error with the message to report."""
+    problem = wirejson.wirejson_error(text)
+    if problem is not None:
+        raise _LineError("%s: %s" % (key, problem))
+    if isinstance(text, str):
+        text = text.encode("utf-8", "surrogatepass")
+    # The core gives a member's exact text through tool_schemas: the text
+    # (valid JSON, checked above) as the one tool of a body.
+    try:
+        found = wirejson.tool_schemas(b'{"tools":[' + text + b"]}", name)[0]
+    except wirejson.Error as e:
+        if e.code != "depth":
+            raise
+        raise _LineError("%s: the %s is nested too deep to take its member %s"
+                         % (key, where, _quoted(name))) from None
+    if found is None:
+        raise _LineError("%s: the %s has no member %s (or it is null)"
+                         % (key, where, _quoted(name)))
+    return found
 
 
 def _key_function(key, member):
     """line (bytes, no terminator) -> hex key, or wirejson.Error /
-    _LineError with the message to report."""
+    _LineError with the message to report.  The body is the line, or its
+    member (a string member: the JSON text it holds, as SQL's json_extract
+    gives it); --key messages_digest keys the body's "messages"."""
     digest = getattr(wirejson, key)
-    path = _member_path(key, member)
-    if not path:
+    if member is None and key == "data_digest":
         return digest
-    described = ".".join(json.dumps(p, ensure_ascii=False) for p in path)
 
     def keyed(line):
-        problem = wirejson.wirejson_error(line)
-        if problem is not None:
-            raise _LineError("%s: %s" % (key, problem))
-        # The core gives a member's exact text through tool_schemas: the
-        # line (valid JSON, checked above) as the one tool of a body.
-        try:
-            text = wirejson.tool_schemas(b'{"tools":[' + line + b"]}", *path)[0]
-        except wirejson.Error as e:
-            if e.code != "depth":
-                raise
-            raise _LineError("%s: the line is nested too deep to take its "
-                             "member %s" % (key, described)) from None
-        if text is None:
-            raise _LineError("%s: the line has no member %s (or it is null)"
-                             % (key, described))
-        return digest(text)
+        body = line
+        if member is not None:
+            body = _member_text(key, line, member, "line")
+            if body.startswith('"'):
+                body = json.loads(body)
+        if key == "messages_digest":
+            body = _member_text(key, body, "messages",
+                                "line" if member is None else "body")
+        return digest(body)
 
     return keyed
 

@@ -161,29 +161,62 @@ def read_lines(folder, names):
 
 # ------------------------------------------------------- the expectation
 
-def expected(folder, names, key_sql, null_error=None):
+def sql_data_digest(conn, text):
+    """(key, None) or (None, the SQL error message) for one line."""
+    try:
+        return conn.execute("SELECT data_digest(?)", (text,)).fetchone()[0], None
+    except sqlite3.Error as e:
+        return None, str(e)
+
+
+def sql_request_messages(conn, text):
+    """--key messages_digest --member request, step by step in SQL: the
+    line checked, its member request (a string: the JSON text it holds, as
+    json_extract gives it), that body checked, its messages digested.
+    json_extract reads names as spelled, so it reads the wire rendering,
+    whose names are decoded."""
+    def one(sql, *args):
+        row = conn.execute(sql, args).fetchone()
+        return row[0] if row else None
+    try:
+        one("SELECT messages_digest(?) WHERE wirejson_error(?) IS NOT NULL",
+            text, text)
+        wire = one("SELECT wire_json(?)", text)
+        if one("SELECT json_type(?, '$.request')", wire) in (None, "null"):
+            return None, ('messages_digest: the line has no member "request" '
+                          '(or it is null)')
+        body = one("SELECT json_extract(?, '$.request')", wire)
+        one("SELECT messages_digest(?) WHERE wirejson_error(?) IS NOT NULL",
+            body, body)
+        wire = one("SELECT wire_json(?)", body)
+        if one("SELECT json_type(?, '$.messages')", wire) in (None, "null"):
+            return None, ('messages_digest: the body has no member "messages" '
+                          '(or it is null)')
+        return one("SELECT messages_digest(json_extract(?, '$.messages'))",
+                   wire), None
+    except sqlite3.Error as e:
+        return None, str(e)
+
+
+def expected(folder, names, line_key, group_by):
     """The job's output as SQL computes it: ({relative path: bytes},
-    summary).  key_sql is the SQL key expression over the BLOB column t; a
-    line whose key is NULL is invalid with the message null_error."""
+    summary).  line_key(conn, text) gives each line's key or error; the
+    lines that keyed are grouped in SQL by the expression group_by (over
+    the line t, or its key k), in order of first occurrence."""
     conn = sqlite3.connect(":memory:")
     wirejson.sqlite.load(conn)
     conn.execute("CREATE TABLE l(seq INTEGER PRIMARY KEY, file TEXT, "
-                 "fi INTEGER, line INTEGER, t BLOB, ok INTEGER, err TEXT)")
+                 "fi INTEGER, line INTEGER, t BLOB, k TEXT, err TEXT)")
     rows = read_lines(folder, names)
     for seq, (name, line, text) in enumerate(rows):
-        try:
-            k = conn.execute("SELECT %s FROM (SELECT ? AS t)" % key_sql,
-                             (text,)).fetchone()[0]
-            ok, err = (1, None) if k is not None else (0, null_error)
-        except sqlite3.Error as e:
-            ok, err = 0, str(e)
+        k, err = line_key(conn, text)
         conn.execute("INSERT INTO l VALUES (?,?,?,?,?,?,?)",
-                     (seq, name, names.index(name), line, text, ok, err))
+                     (seq, name, names.index(name), line, text, k, err))
     groups = conn.execute(
-        "SELECT k, n, first.fi, first.file, first.line, first.t FROM "
-        "(SELECT %s AS k, count(*) AS n, min(seq) AS s FROM l WHERE ok "
-        " GROUP BY k) JOIN l AS first ON first.seq = s ORDER BY s" % key_sql
-    ).fetchall()
+        "SELECT g, n, first.fi, first.file, first.line, first.t FROM "
+        "(SELECT %s AS g, count(*) AS n, min(seq) AS s FROM l "
+        " WHERE err IS NULL GROUP BY %s) JOIN l AS first ON first.seq = s "
+        "ORDER BY s" % (group_by, group_by)).fetchall()
     out = {}
     for fi, name in enumerate(names):
         out["unique/part-%05d.jsonl" % fi] = b""
@@ -193,10 +226,11 @@ def expected(folder, names, key_sql, null_error=None):
         out["counts/part-%05d.jsonl" % fi] += (json.dumps(
             {"key": k, "count": n, "first": {"file": name, "line": line}},
             ensure_ascii=False) + "\n").encode("utf-8")
-    lines, valid = len(rows), sum(1 for r in conn.execute("SELECT ok FROM l")
-                                  if r[0])
+    lines = len(rows)
+    valid = conn.execute("SELECT count(*) FROM l WHERE err IS NULL").fetchone()[0]
     errors = [{"file": f, "line": ln, "error": e} for f, ln, e in conn.execute(
-        "SELECT file, line, err FROM l WHERE NOT ok ORDER BY seq LIMIT 100")]
+        "SELECT file, line, err FROM l WHERE err IS NOT NULL ORDER BY seq "
+        "LIMIT 100")]
     summary = {"lines": lines, "valid": valid, "invalid": lines - valid,
                "distinct": len(groups), "duplicates": valid - len(groups),
                "errors": errors}
@@ -347,7 +381,7 @@ def main():
         os.makedirs(data)
         names = make_files(data, rng)
         want_parts, want_summary = expected(
-            data, names, "data_digest(t)")
+            data, names, sql_data_digest, "data_digest(t)")
         print("input: %d non-blank lines, %d invalid, %d distinct"
               % (want_summary["lines"], want_summary["invalid"],
                  want_summary["distinct"]))
@@ -378,8 +412,14 @@ def main():
                 for name, line, text in read_lines(data, names):
                     if rng.random() < 0.05:
                         f.write(b'{"other":1}\n')
-                    f.write(b'{"id":%d,"request":%s}\n' % (line, text)
-                            if not text.startswith(b"[" * 50) else text + b"\n")
+                    if text.startswith(b"[" * 50):
+                        f.write(text + b"\n")
+                    elif rng.random() < 0.3:  # the body as a JSON string
+                        f.write(b'{"id":%d,"request":%s}\n' % (line, json.dumps(
+                            text.decode("utf-8", "surrogateescape"),
+                            ensure_ascii=False).encode("utf-8", "surrogateescape")))
+                    else:
+                        f.write(b'{"id":%d,"request":%s}\n' % (line, text))
             dedup(data, ["--scheduler", cluster.address, "--key",
                          "messages_digest", "--member", "request", "--out",
                          "../wm", "wrapped.jsonl"],
@@ -395,20 +435,13 @@ def main():
         for label, got in outs.items():
             check(got == first, "%s: output differs from 1 worker's" % label)
 
-        # The member run: SQL keys messages_digest(json_extract(...)) of the
-        # lines wirejson accepts (messages_digest(t) of the others raises the
-        # message the job reports); a line without the member has a NULL key
-        # in SQL, and the job's own message.  json_extract reads names as
-        # spelled, so it reads the wire rendering, whose names are decoded.
-        mparts, msummary = expected(
-            data, ["wrapped.jsonl"],
-            "CASE WHEN wirejson_error(t) IS NOT NULL THEN messages_digest(t) "
-            "ELSE messages_digest(json_extract(wire_json(t), "
-            "'$.request.messages')) END",
-            null_error='messages_digest: the line has no member '
-                       '"request"."messages" (or it is null)')
+        # The member run, keyed step by step in SQL.
+        mparts, msummary = expected(data, ["wrapped.jsonl"],
+                                    sql_request_messages, "k")
         check(0 < msummary["distinct"] < msummary["valid"],
               "member run: no duplicates to find")
+        check(any("no member" in e["error"] for e in msummary["errors"]),
+              "member run: no line without the member")
         compare("--key messages_digest --member request", got_m, mparts,
                 msummary)
 
