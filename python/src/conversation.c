@@ -62,17 +62,19 @@ static void conversation_dealloc(PyObject *op)
 static int push(conversation *self, wjpy_state *st, PyObject *message)
 {
     wjpy_text text;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc;
 
     if (wjpy_text_from(st, FUNC, NULL, message, &text) < 0) {
         wjpy_text_release(st, &text);
         return -1;
     }
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
     rc = wj_conversation_push(self->conv, text.ptr, text.len, &err);
     PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &text);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &text);
     if (rc != WJ_OK) {
         wjpy_raise(st, FUNC, rc, &err);
         return -1;
@@ -117,15 +119,17 @@ static PyObject *conversation_digest(PyObject *op, void *closure)
 {
     conversation *self = (conversation *)op;
     char hex[WJ_DIGEST_HEX_SIZE];
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc;
 
     (void)closure;
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
     rc = wj_conversation_digest(self->conv, hex, &err);
     PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS if (rc != WJ_OK) return wjpy_raise(state_of(op), FUNC,
-                                                            rc, &err);
+    Py_END_ALLOW_THREADS
+    if (rc != WJ_OK)
+        return wjpy_raise(state_of(op), FUNC, rc, &err);
     return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
 }
 
@@ -134,10 +138,12 @@ static Py_ssize_t conversation_len(PyObject *op)
     conversation *self = (conversation *)op;
     size_t n;
 
-    Py_BEGIN_ALLOW_THREADS PyThread_acquire_lock(self->lock, WAIT_LOCK);
+    Py_BEGIN_ALLOW_THREADS
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
     n = wj_conversation_length(self->conv);
     PyThread_release_lock(self->lock);
-    Py_END_ALLOW_THREADS return (Py_ssize_t)n;
+    Py_END_ALLOW_THREADS
+    return (Py_ssize_t)n;
 }
 
 static PyObject *conversation_repr(PyObject *op)

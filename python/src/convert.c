@@ -53,7 +53,7 @@ wj_writer *wjpy_writer_take(wjpy_state *st)
 void wjpy_writer_give(wjpy_state *st, wj_writer *w)
 {
     size_t len = 0;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
 
     if (!w)
         return;
@@ -92,7 +92,7 @@ int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
                    PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
 
     memset(out, 0, sizeof *out);
     if (PyUnicode_Check(obj))

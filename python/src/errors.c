@@ -9,6 +9,8 @@
  */
 #include "wjpy.h"
 
+#include <stdarg.h>
+
 static const char error_doc[] =
     "Raised by wirejson functions for input they cannot take: the message is\n"
     "the one the SQL function gives, word for word.\n\n"
@@ -31,13 +33,38 @@ PyObject *wjpy_error_type_new(void)
     return type;
 }
 
+/* Raises wirejson.Error with message msg (a reference taken), .code the
+ * core's name for rc and .offset the offset when has_offset, else None. */
+static PyObject *raise_message(wjpy_state *st, wj_code rc, int has_offset,
+                               size_t offset, PyObject *msg)
+{
+    PyObject *exc, *off, *code;
+    int bad;
+
+    if (!msg)
+        return NULL;
+    exc = PyObject_CallOneArg(st->error, msg);
+    Py_DECREF(msg);
+    if (!exc)
+        return NULL;
+    off = has_offset ? PyLong_FromSize_t(offset) : Py_NewRef(Py_None);
+    code = PyUnicode_FromString(wj_code_name(rc));
+    bad = !off || !code || PyObject_SetAttrString(exc, "offset", off) < 0 ||
+          PyObject_SetAttrString(exc, "code", code) < 0;
+    Py_XDECREF(off);
+    Py_XDECREF(code);
+    if (!bad)
+        PyErr_SetObject(st->error, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
 PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
                      const wj_error *err)
 {
     char small[256], *buf = small;
     wj_error e = *err;
-    PyObject *msg, *exc, *offset, *code;
-    int bad;
+    PyObject *msg;
     size_t need;
 
     if (rc == WJ_ERR_NOMEM)
@@ -53,25 +80,16 @@ PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
     msg = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)strlen(buf), "replace");
     if (buf != small)
         PyMem_Free(buf);
-    if (!msg)
-        return NULL;
-    exc = PyObject_CallOneArg(st->error, msg);
-    Py_DECREF(msg);
-    if (!exc)
-        return NULL;
-    offset = wj_error_is_input(rc) ? PyLong_FromSize_t(e.offset)
-                                   : Py_NewRef(Py_None);
-    code = PyUnicode_FromString(wj_code_name(rc));
-    bad = !offset || !code ||
-          PyObject_SetAttrString(exc, "offset", offset) < 0 ||
-          PyObject_SetAttrString(exc, "code", code) < 0;
-    Py_XDECREF(offset);
-    Py_XDECREF(code);
-    if (bad) {
-        Py_DECREF(exc);
-        return NULL;
-    }
-    PyErr_SetObject(st->error, exc);
-    Py_DECREF(exc);
-    return NULL;
+    return raise_message(st, rc, wj_error_is_input(rc), e.offset, msg);
+}
+
+PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format, ...)
+{
+    va_list ap;
+    PyObject *msg;
+
+    va_start(ap, format);
+    msg = PyUnicode_FromFormatV(format, ap);
+    va_end(ap);
+    return raise_message(st, rc, 0, 0, msg);
 }

@@ -50,7 +50,7 @@ static PyObject *render(PyObject *module, const char *func,
     wjpy_state *st = wjpy_state_of_module(module);
     wjpy_text text;
     wjpy_names names;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     char *out = NULL;
     size_t out_len = 0;
     wj_code rc;
@@ -62,9 +62,11 @@ static PyObject *render(PyObject *module, const char *func,
         wjpy_names_release(&names);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS rc = fn(text.ptr, text.len, names.v, names.n,
-                                   &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &text);
+    Py_BEGIN_ALLOW_THREADS
+    rc = fn(text.ptr, text.len, names.v, names.n, &wjpy_alloc, &out, &out_len,
+            &err);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &text);
     wjpy_names_release(&names);
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
@@ -179,7 +181,7 @@ static PyObject *digest(PyObject *module, const char *func,
     wjpy_state *st = wjpy_state_of_module(module);
     wjpy_text text;
     wjpy_names names;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_code rc;
 
@@ -190,9 +192,10 @@ static PyObject *digest(PyObject *module, const char *func,
         wjpy_names_release(&names);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS rc =
-        fn(text.ptr, text.len, names.v, names.n, &wjpy_alloc, hex, &err);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &text);
+    Py_BEGIN_ALLOW_THREADS
+    rc = fn(text.ptr, text.len, names.v, names.n, &wjpy_alloc, hex, &err);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &text);
     wjpy_names_release(&names);
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
@@ -250,7 +253,7 @@ static PyObject *prefix_digests(PyObject *m, PyObject *const *a, Py_ssize_t n)
     const size_t head_len = sizeof head - 1;
     wjpy_state *st = wjpy_state_of_module(m);
     wjpy_text text;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     char hex[WJ_DIGEST_HEX_SIZE], *wrapped, *out = NULL, *hexes = NULL;
     size_t out_len = 0, count = 0, k;
     const char **ptrs = NULL;
@@ -270,8 +273,8 @@ static PyObject *prefix_digests(PyObject *m, PyObject *const *a, Py_ssize_t n)
         wjpy_text_release(st, &text);
         return PyErr_NoMemory();
     }
-    Py_BEGIN_ALLOW_THREADS rc =
-        wj_messages_digest(text.ptr, text.len, &wjpy_alloc, hex, &err);
+    Py_BEGIN_ALLOW_THREADS
+    rc = wj_messages_digest(text.ptr, text.len, &wjpy_alloc, hex, &err);
     if (rc == WJ_OK) {
         memcpy(wrapped, head, head_len);
         memcpy(wrapped + head_len, text.ptr, text.len);
@@ -281,7 +284,8 @@ static PyObject *prefix_digests(PyObject *m, PyObject *const *a, Py_ssize_t n)
         if (rc != WJ_OK && wj_error_is_input(rc))
             err.offset = err.offset > head_len ? err.offset - head_len : 0;
     }
-    Py_END_ALLOW_THREADS PyMem_RawFree(wrapped);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(wrapped);
     wjpy_text_release(st, &text);
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
@@ -310,16 +314,16 @@ static PyObject *prefix_digests(PyObject *m, PyObject *const *a, Py_ssize_t n)
         PyErr_NoMemory();
         goto done;
     }
-    Py_BEGIN_ALLOW_THREADS for (k = 0; rc == WJ_OK && k < count; k++)
-    {
+    Py_BEGIN_ALLOW_THREADS
+    for (k = 0; rc == WJ_OK && k < count; k++) {
         rc = wj_conversation_push(conv, ptrs[k], lens[k], &err);
         if (rc == WJ_OK)
             rc = wj_conversation_digest(conv, hex, &err);
         if (rc == WJ_OK)
             memcpy(hexes + 64 * k, hex, 64);
     }
-    Py_END_ALLOW_THREADS if (rc != WJ_OK)
-    {
+    Py_END_ALLOW_THREADS
+    if (rc != WJ_OK) {
         wjpy_raise(st, func, rc, &err);
         goto done;
     }
@@ -350,7 +354,7 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
 
     if (!PyUnicode_Check(obj) &&
         (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
@@ -376,7 +380,7 @@ static PyObject *with_top_level(PyObject *m, PyObject *const *a, Py_ssize_t n)
     wjpy_text body, value;
     wj_name name;
     PyObject *name_owned;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     char *out = NULL;
     size_t out_len = 0;
     wj_code rc;
@@ -395,12 +399,17 @@ static PyObject *with_top_level(PyObject *m, PyObject *const *a, Py_ssize_t n)
         Py_XDECREF(name_owned);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS rc =
-        wj_with_top_level(body.ptr, body.len, name.ptr, name.len, value.ptr,
-                          value.len, &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &body);
+    Py_BEGIN_ALLOW_THREADS
+    rc = wj_with_top_level(body.ptr, body.len, name.ptr, name.len, value.ptr,
+                           value.len, &wjpy_alloc, &out, &out_len, &err);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &body);
     wjpy_text_release(st, &value);
     Py_XDECREF(name_owned);
+    /* The body's own input errors give None; the ones returned are the
+     * value's, as SQL says. */
+    if (wj_error_is_input(rc))
+        err.argument = "value";
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
     return wjpy_result_text(out, out_len);
@@ -435,7 +444,7 @@ static PyObject *encode_with_schemas(PyObject *m, PyObject *const *a,
     static const char func[] = "encode_with_schemas";
     wjpy_state *st = wjpy_state_of_module(m);
     wjpy_text body, texts;
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     char *out = NULL;
     size_t out_len = 0;
     wj_code rc;
@@ -449,10 +458,11 @@ static PyObject *encode_with_schemas(PyObject *m, PyObject *const *a,
         wjpy_text_release(st, &texts);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS rc =
-        wj_encode_with_schemas(body.ptr, body.len, texts.ptr, texts.len,
-                               &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &body);
+    Py_BEGIN_ALLOW_THREADS
+    rc = wj_encode_with_schemas(body.ptr, body.len, texts.ptr, texts.len,
+                                &wjpy_alloc, &out, &out_len, &err);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &body);
     wjpy_text_release(st, &texts);
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
@@ -472,9 +482,10 @@ static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
         wjpy_text_release(st, &text);
         return -1;
     }
-    Py_BEGIN_ALLOW_THREADS *rc =
-        wj_validate(text.ptr, text.len, &wjpy_alloc, err);
-    Py_END_ALLOW_THREADS wjpy_text_release(st, &text);
+    Py_BEGIN_ALLOW_THREADS
+    *rc = wj_validate(text.ptr, text.len, &wjpy_alloc, err);
+    Py_END_ALLOW_THREADS
+    wjpy_text_release(st, &text);
     if (*rc != WJ_OK && !wj_error_is_input(*rc)) {
         wjpy_raise(st, func, *rc, err);
         return -1;
@@ -484,7 +495,7 @@ static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
 
 static PyObject *wirejson_error(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc;
     char msg[256];
     size_t len;
@@ -503,7 +514,7 @@ static PyObject *wirejson_error(PyObject *m, PyObject *const *a, Py_ssize_t n)
 static PyObject *wirejson_error_position(PyObject *m, PyObject *const *a,
                                          Py_ssize_t n)
 {
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc;
 
     if (arity("wirejson_error_position", n, 1, 1) < 0 ||
@@ -611,7 +622,7 @@ static int module_exec(PyObject *m)
 {
     wjpy_state *st = wjpy_state_of_module(m);
     char deep[WJ_MAX_DEPTH + 1];
-    wj_error err = {.code = WJ_OK};
+    wj_error err = WJ_ERROR_INIT;
 
     /* The core's own words for nesting too deep, for the walker. */
     memset(deep, '[', sizeof deep);

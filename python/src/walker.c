@@ -156,7 +156,7 @@ typedef struct walk {
 /* Raises the writer's error (sticky: the text tells why). */
 static int writer_failed(const walk *k, wj_code rc)
 {
-    wj_error err = {.code = rc};
+    wj_error err = WJ_ERROR_INIT;
     size_t len;
 
     if (wj_writer_text(k->w, &len, &err) == NULL && err.code != WJ_OK)
@@ -165,6 +165,23 @@ static int writer_failed(const walk *k, wj_code rc)
         err.code = rc;
     err.argument = k->argument;
     wjpy_raise(k->st, k->func, rc, &err);
+    return -1;
+}
+
+/* A float the writer refuses (NaN, an infinity): the SQL glue's words for
+ * a REAL argument that is one ("data_digest: argument 1 is not a finite
+ * number"), with the core's reason; inside a container, where SQL has no
+ * such argument, the argument "holds" it. */
+static int not_finite(const walk *k, int at_top)
+{
+    wj_error err = WJ_ERROR_INIT;
+    size_t len;
+
+    wj_writer_text(k->w, &len, &err);
+    wjpy_raise_format(k->st, WJ_ERR_ARGUMENT, "%s: %s %s %s", k->func,
+                      k->argument ? k->argument : WJPY_DOC_ARGUMENT,
+                      at_top ? "is" : "holds a float that is",
+                      err.msg ? err.msg : "not a finite number");
     return -1;
 }
 
@@ -329,9 +346,11 @@ static int put_value(const walk *k, stack *s, PyObject *obj)
         rc = wj_writer_bool(k->w, obj == Py_True);
     else if (PyLong_Check(obj))
         return write_long(k, obj);
-    else if (PyFloat_Check(obj))
+    else if (PyFloat_Check(obj)) {
         rc = wj_writer_double(k->w, PyFloat_AS_DOUBLE(obj));
-    else if (Py_IS_TYPE(obj, k->st->fragment_type)) {
+        if (rc == WJ_ERR_ARGUMENT)
+            return not_finite(k, s->n == 0);
+    } else if (Py_IS_TYPE(obj, k->st->fragment_type)) {
         const char *p;
         size_t n;
         wjpy_fragment_text(obj, &p, &n);
@@ -346,7 +365,7 @@ static int put_value(const walk *k, stack *s, PyObject *obj)
             /* One container more than the core takes: its error, at the
              * byte where this container opens in the text written. */
             size_t len = 0;
-            wj_error err = {.code = WJ_ERR_DEPTH};
+            wj_error err = WJ_ERROR_INIT;
             wj_writer_text(k->w, &len, &err);
             err.code = WJ_ERR_DEPTH;
             err.offset = len ? len - 1 : 0;

@@ -119,6 +119,16 @@ PyObject *wjpy_error_type_new(void);
 PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
                      const wj_error *err);
 
+/* Raises wirejson.Error with code rc, no offset, and the message the format
+ * (PyUnicode_FromFormat's) gives, for errors spelled by the glue as the
+ * SQL glue spells them ("data_digest: argument 1 is not a finite number").
+ * Returns NULL. */
+PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format,
+                            ...);
+
+/* The name the SQL functions give the document argument in messages. */
+#define WJPY_DOC_ARGUMENT "argument 1"
+
 /* -------------------------------------------------------- conversation.c */
 
 extern PyType_Spec wjpy_conversation_spec;

@@ -9,8 +9,7 @@ module answers.  SQL values reach the module as Python values: TEXT as str
 SQL rule "NULL in, NULL out" kept by the adapter; errors carry the module's
 message, which the case's expectation checks word for word.
 
-A few cases cannot be said through Python's sqlite3 (or expect what SPEC.md
-does not: SQLite's own spelling of a REAL) (it cannot read or set
+A few cases cannot be said through Python's sqlite3 (it cannot read or set
 JSON subtypes, nor register innocuous functions for trusted_schema=OFF, and
 it decodes TEXT arguments itself).  They are listed in NOT_EXPRESSIBLE with
 the reason, and each must still fail here: a listed case that passes fails
@@ -34,30 +33,28 @@ import wirejson  # noqa: E402
 SUBTYPE = "Python's sqlite3 can neither read nor set a JSON subtype"
 INNOCUOUS = ("Python's sqlite3 cannot register innocuous functions, which "
              "trusted_schema=OFF requires in views, indexes and CHECKs")
-REAL = ("the case expects SQLite's own spelling of a REAL (1.0e+20), where "
-        "SPEC §8 and §12 ask for ECMAScript's (100000000000000000000), which "
-        "the module writes (test_surface.py checks it)")
 DECODED = ("Python's sqlite3 decodes a TEXT argument as UTF-8 before the "
            "function sees it (a str cannot hold invalid UTF-8)")
 NOT_EXPRESSIBLE = {
     "sql/cases.txt": {
         "A015": SUBTYPE,
         "A016": SUBTYPE,
-        "A004": REAL,
-        "A028": REAL,
+        "WP010": DECODED,
         "F002": INNOCUOUS,
         "F003": INNOCUOUS,
         "F004": INNOCUOUS,
         "F005": INNOCUOUS,
     },
     "raw/cases.txt": {
-        "A006": REAL,
         "A013": SUBTYPE + " (in Python: a Fragment is spliced)",
         "A014": SUBTYPE + " (in Python: a Fragment is spliced)",
         "A015": SUBTYPE + " (in Python: a Fragment is spliced)",
         "A016": SUBTYPE + " (in Python: a Fragment is spliced)",
         "A017": SUBTYPE + " (in Python: a Fragment is spliced)",
         "A020": DECODED,
+        "T024": SUBTYPE + " (in Python: a Fragment is spliced)",
+        "T040": DECODED,
+        "T041": DECODED,
         "S015": SUBTYPE,
         "E021": SUBTYPE,
         "F001": INNOCUOUS,

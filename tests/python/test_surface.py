@@ -257,8 +257,10 @@ class Values(unittest.TestCase):
                 self.assertIsInstance(e, ValueError)
                 self.assertEqual(e.code, "argument")
                 self.assertIsNone(e.offset)
-                self.assertTrue(str(e).startswith("data_digest: "), str(e))
-                self.assertIn("finite", str(e))
+                # SQL's words for a REAL argument that is not finite.
+                self.assertEqual(str(e), "data_digest: argument 1 %s not a "
+                                 "finite number" % ("is" if doc is v else
+                                                    "holds a float that is"))
 
     def test_types(self):
         cases = [({1: 2}, "a dict key must be str, not int"),
@@ -455,6 +457,12 @@ class RawBodies(unittest.TestCase):
         with self.assertRaises(Error) as cm:
             w(b, "n", float("nan"))
         self.assertEqual(cm.exception.code, "argument")
+        self.assertEqual(str(cm.exception),
+                         "with_top_level: value is not a finite number")
+        with self.assertRaises(Error) as cm:
+            w(b, "n", Fragment("{"))
+        self.assertEqual(str(cm.exception), "with_top_level: value: malformed "
+                         "JSON at byte 1: unexpected end of input")
 
     def test_tool_schemas_and_encode(self):
         body = ('{"tools":[{"name":"a","input_schema": {"type" : "object"}},'
