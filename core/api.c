@@ -75,8 +75,7 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
     if (!wj_error_is_input(rc))
         return rc;
     /* Not JSON we can canonicalise: the text itself is the identity. */
-    if (err)
-        err->code = WJ_OK;
+    wj_error_clear(err);
     if (wj_buf_reserve(&buf, len) != 0)
         return wj_fail_nomem(err);
     wj_buf_put(&buf, text, len);

@@ -136,7 +136,7 @@ static wj_code canonical_of(const wj_doc *doc, uint32_t node, wj_buf *buf,
                             int *has, wj_error *err)
 {
     wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0, 0, NULL, 0};
-    wj_error e = {WJ_OK, 0, NULL};
+    wj_error e = WJ_ERROR_INIT;
     wj_code rc = wj_render(doc, node, &opts, buf, &e);
 
     *has = rc == WJ_OK;
@@ -237,7 +237,9 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     rc = parse_texts(&tdoc, texts, texts_len, alloc, err);
     if (rc != WJ_OK) {
         wj_doc_release(&doc);
-        return rc;
+        /* "texts: malformed JSON at byte 1: ..."; the reason for texts of
+         * the wrong shape names them itself */
+        return wj_error_is_input(rc) ? wj_fail_in(err, rc, "texts") : rc;
     }
     memset(&e, 0, sizeof e);
     e.doc = &doc;

@@ -15,9 +15,11 @@
  */
 #include "number.h"
 #include "number_pow10.h"
+#include "wj_internal.h"
 
 #include <errno.h>
 #include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,6 +563,30 @@ size_t wj_number_format(double d, char *buf)
         k = digits_write(s, end);
     }
     return (size_t)(p - buf) + layout(end - k, k, exp + k, p);
+}
+
+/* The public form: a double from a host language (an SQL REAL, a Python
+ * float) as the JSON number ECMAScript writes for it. */
+/* wj_number_format writes at most 25 bytes ("-0.000001234567890123456"),
+ * so its room and a NUL fit. */
+_Static_assert(WJ_NUMBER_MAX_CHARS <= WJ_NUMBER_BUF_SIZE,
+               "wj_number_format's text and a NUL fit the public buffer");
+
+wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
+                              size_t *out_len, wj_error *err)
+{
+    size_t n = 0;
+    wj_code rc = WJ_OK;
+
+    wj_error_clear(err);
+    if (!isfinite(value)) /* NaN and the infinities are no JSON number */
+        rc = wj_fail(err, WJ_ERR_ARGUMENT, 0, "not a finite number");
+    else
+        n = wj_number_format(value, out);
+    out[n] = '\0';
+    if (out_len)
+        *out_len = n;
+    return rc;
 }
 
 /* --------------------------------------------------------------- canonical */

@@ -562,8 +562,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     doc->json = json;
     doc->len = len;
     doc->alloc = alloc;
-    if (err)
-        err->code = WJ_OK;
+    wj_error_clear(err);
     if (len > WJ_MAX_INPUT)
         return wj_fail(err, WJ_ERR_TOOBIG, 0, "input too large");
 

@@ -9,9 +9,10 @@
  *
  * Results are allocated through the allocator given (NULL: malloc) and are
  * released with wj_free() and that same allocator.  No function keeps state
- * between calls (the one process-wide object is libcrypto's SHA-256, fetched
- * once and never changed): all are safe to call from any number of threads
- * at once.
+ * between calls and there is no process-wide object: all are safe to call
+ * from any number of threads at once.  The two objects (wj_writer,
+ * wj_conversation) hold their caller's state; each may be used by one
+ * thread at a time.
  */
 #ifndef WIREJSON_H
 #define WIREJSON_H
@@ -77,11 +78,24 @@ typedef enum wj_code {
 /* Inputs must be shorter than this many bytes (offsets are 32-bit). */
 #define WJ_MAX_INPUT ((size_t)0xFFFFFFF0u)
 
+/* wj_error.element when no array element is at fault. */
+#define WJ_NO_ELEMENT ((size_t)-1)
+
 typedef struct wj_error {
     wj_code code;    /* WJ_OK when nothing went wrong */
     size_t offset;   /* byte offset of the fault, for input errors */
     const char *msg; /* static reason, e.g. "expected ':' after member name" */
+    const char *argument; /* the argument at fault when it is not the
+                             document, e.g. "texts" or "value"; else NULL */
+    size_t element;       /* index (0-based) of the array element at fault,
+                             or WJ_NO_ELEMENT */
 } wj_error;
+
+/* An error that says nothing went wrong, for wj_error variables the caller
+ * fills in itself (every function resets the one it is given on entry). */
+/* clang-format off */
+#define WJ_ERROR_INIT {WJ_OK, 0, NULL, NULL, WJ_NO_ELEMENT}
+/* clang-format on */
 
 /* True for the codes that describe the input text and carry an offset. */
 WJ_API int wj_error_is_input(wj_code code);
@@ -89,14 +103,24 @@ WJ_API int wj_error_is_input(wj_code code);
 /*
  * Writes the full message for an error raised by the function `func` into
  * buf (always NUL-terminated when size > 0) and returns the length it needed,
- * as snprintf does.  Input errors read
- *   "wire_json: malformed JSON at byte 17: expected ':' after member name"
- *   "canonical_json: number out of range at byte 5: rounds to infinity"
- * and the others "message_digest: a message must be a JSON object".
+ * as snprintf does.  The message is `func: `, then `argument: ` when the
+ * error names one, then for input errors
+ *   "malformed JSON at byte 17: expected ':' after member name"
+ *   "number out of range at byte 5: rounds to infinity"
+ * for an element's error "element 1 " and the reason
+ *   "messages_digest: element 1 is not a JSON object"
+ * and for the others the reason
+ *   "message_digest: a message must be a JSON object"
+ *   "encode_with_schemas: texts: malformed JSON at byte 1: expected a value"
  * With func NULL the "name: " prefix is left out.
  */
 WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
                               size_t size);
+
+/* "syntax", "utf8", "duplicate", "depth", "range", "type", "argument",
+ * "nomem", "toobig" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
+ * short name for a code, for front ends that expose it. */
+WJ_API const char *wj_code_name(wj_code code);
 
 /* -------------------------------------------------------------- allocator */
 
@@ -129,6 +153,21 @@ typedef struct wj_name {
  */
 WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
                            wj_error *err);
+
+/* ---------------------------------------------------------------- numbers */
+
+/* Room for any number wj_number_from_double writes, with a NUL. */
+#define WJ_NUMBER_BUF_SIZE 32
+
+/*
+ * The JSON number ECMAScript's Number-to-String writes for value (the
+ * shortest digits that read back to it; -0 -> "0"; 1e21 -> "1e+21"; 1e-7 ->
+ * "1e-7"), NUL-terminated, its length in *out_len (which may be NULL).
+ * WJ_ERR_ARGUMENT ("not a finite number", out set to "") for NaN and the
+ * infinities.  Locale-independent and thread-safe.
+ */
+WJ_API wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
+                                     size_t *out_len, wj_error *err);
 
 /* ------------------------------------------------------------- renderings */
 
@@ -187,36 +226,51 @@ WJ_API wj_code wj_message_digest(const char *json, size_t len,
 
 /*
  * SHA-256 of the concatenated wj_message_digest hex strings of the elements
- * of the array json, in order.  WJ_ERR_TYPE when json is not an array or an
- * element is not an object.
+ * of the array json, in order.  WJ_ERR_TYPE when json is not an array, or
+ * when an element is not an object (then err->element is its index:
+ * "element 1 is not a JSON object").
  */
 WJ_API wj_code wj_messages_digest(const char *json, size_t len,
                                   const wj_alloc *alloc,
                                   char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
+/* -------------------------------------------------- the conversation digest */
+
 /*
- * A running SHA-256, for incremental digests such as an aggregate's
- * messages_digest: feed the 64-character message digests one at a time and
- * read the digest of what was fed so far at any point.  Uses libcrypto's
- * SHA-256, whose memory does not come from the wj_alloc hook.
+ * messages_digest, incrementally: holds the message_digest of each message
+ * pushed and a running SHA-256 of those hex strings.  A push costs the
+ * message's own digest, reading the digest of a growing sequence O(1);
+ * after dropping the oldest message the next digest rehashes what is held
+ * (64 bytes a message, no message parsed again).  All its memory, the
+ * SHA-256 state included, comes from the allocator given, so it may live in
+ * an arena that is thrown away without wj_conversation_free (PostgreSQL's
+ * memory contexts).  One thread at a time per conversation.
  */
-typedef struct wj_sha256 wj_sha256;
+typedef struct wj_conversation wj_conversation;
 
-/* A new, empty hash in *out (release with wj_sha256_free), or WJ_ERR_NOMEM. */
-WJ_API wj_code wj_sha256_new(wj_sha256 **out);
-/* Empties h again, as if just made. */
-WJ_API wj_code wj_sha256_reset(wj_sha256 *h);
-WJ_API wj_code wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
-/* The hex digest of what was fed so far; h is left as it was, ready for more.
- */
-WJ_API wj_code wj_sha256_peek_hex(const wj_sha256 *h,
-                                  char hex[WJ_DIGEST_HEX_SIZE]);
-/* Releases h; NULL is a no-op. */
-WJ_API void wj_sha256_free(wj_sha256 *h);
+/* A new, empty conversation in *out (WJ_ERR_NOMEM: *out is NULL). */
+WJ_API wj_code wj_conversation_new(const wj_alloc *alloc,
+                                   wj_conversation **out);
 
-/* SHA-256 of len bytes, as hex.  WJ_ERR_NOMEM is the only failure. */
-WJ_API wj_code wj_sha256_hex(const void *data, size_t len,
-                             char hex[WJ_DIGEST_HEX_SIZE]);
+/* Releases conv and everything it holds; NULL is a no-op. */
+WJ_API void wj_conversation_free(wj_conversation *conv);
+
+/* Appends the message_digest of the message text json[0..len); its errors
+ * are wj_message_digest's (nothing is appended then). */
+WJ_API wj_code wj_conversation_push(wj_conversation *conv, const char *json,
+                                    size_t len, wj_error *err);
+
+/* Drops the oldest message; WJ_ERR_ARGUMENT when there is none. */
+WJ_API wj_code wj_conversation_drop(wj_conversation *conv, wj_error *err);
+
+/* How many messages conv holds. */
+WJ_API size_t wj_conversation_length(const wj_conversation *conv);
+
+/* The messages_digest of the messages held, in order (of none: SHA-256 of
+ * the empty string) into hex.  Needs no memory: always WJ_OK. */
+WJ_API wj_code wj_conversation_digest(wj_conversation *conv,
+                                      char hex[WJ_DIGEST_HEX_SIZE],
+                                      wj_error *err);
 
 /* ------------------------------------------------------ raw request bodies */
 
@@ -267,6 +321,66 @@ WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
                                       const char *texts, size_t texts_len,
                                       const wj_alloc *alloc, char **out,
                                       size_t *out_len, wj_error *err);
+
+/* ------------------------------------------------------------ JSON writer */
+
+/*
+ * JSON text from a host language's values (Python objects, jsonb), to hand
+ * to any function above.  Commas and colons are the writer's business.
+ * Names and strings are UTF-8 in which encoded surrogates (ED A0 80 .. ED BF
+ * BF, "WTF-8") are allowed and written as lowercase \udxxx escapes, so a
+ * Python str holding a lone surrogate round-trips; other invalid UTF-8 is
+ * WJ_ERR_ARGUMENT.  Strings get the wire rendering's escapes.  A value or
+ * name where the structure has no room for one (a value where an object
+ * wants a member name, a second top-level value, an end that matches no
+ * begin) is WJ_ERR_ARGUMENT too.  A failure is sticky: later calls return
+ * the same code and do nothing, until wj_writer_reset.  One thread at a time
+ * per writer.
+ */
+typedef struct wj_writer wj_writer;
+
+/* A new, empty writer in *out (WJ_ERR_NOMEM: *out is NULL). */
+WJ_API wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
+
+/* Releases w and its text; NULL is a no-op. */
+WJ_API void wj_writer_free(wj_writer *w);
+
+/* Empties w again (and forgets a failure), keeping its memory. */
+WJ_API void wj_writer_reset(wj_writer *w);
+
+WJ_API wj_code wj_writer_begin_array(wj_writer *w);
+WJ_API wj_code wj_writer_end_array(wj_writer *w);
+WJ_API wj_code wj_writer_begin_object(wj_writer *w);
+WJ_API wj_code wj_writer_end_object(wj_writer *w);
+
+/* A member name; the next call writes its value. */
+WJ_API wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len);
+
+WJ_API wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len);
+
+/* A number lexeme written as given: checked when the text is parsed. */
+WJ_API wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len);
+
+WJ_API wj_code wj_writer_int64(wj_writer *w, int64_t value);
+
+/* value as wj_number_from_double writes it; WJ_ERR_ARGUMENT when it is not
+ * finite. */
+WJ_API wj_code wj_writer_double(wj_writer *w, double value);
+
+/* true for a non-zero value, else false. */
+WJ_API wj_code wj_writer_bool(wj_writer *w, int value);
+WJ_API wj_code wj_writer_null(wj_writer *w);
+
+/* A fragment of JSON text spliced as it is (checked when parsed). */
+WJ_API wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len);
+
+/*
+ * The text written so far, NUL-terminated, owned by the writer and valid
+ * until the next call on w; its length in *len (which may be NULL).  NULL
+ * after a failure, and *err (which may be NULL) tells which.
+ */
+WJ_API const char *wj_writer_text(const wj_writer *w, size_t *len,
+                                  wj_error *err);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,36 @@ static inline void wj_buf_putc(wj_buf *buf, char c)
  * does not fit (the buffer is then released). */
 wj_code wj_buf_finish(wj_buf *buf, char **out, size_t *out_len, wj_error *err);
 
+/* -------------------------------------------------------------------- hex */
+
+/* The lowercase hex digits: every \u escape and every digest uses them. */
+extern const char wj_hex_digits[];
+
+/* Writes bytes[0..n) as 2n lowercase hex characters at out (no NUL). */
+void wj_hex_encode(const unsigned char *bytes, size_t n, char *out);
+
+/* ---------------------------------------------------------------- SHA-256 */
+
+/*
+ * A running SHA-256 whose state lives in the caller's memory (sha256.c, the
+ * one place that calls libcrypto): libcrypto's SHA256_CTX, a plain struct,
+ * so copying it copies the hash.  No call can fail.
+ */
+typedef struct wj_sha256 {
+    union {
+        uint64_t align;
+        unsigned char bytes[128]; /* room for SHA256_CTX (checked there) */
+    } state;
+} wj_sha256;
+
+void wj_sha256_init(wj_sha256 *h);
+void wj_sha256_update(wj_sha256 *h, const void *data, size_t len);
+/* The digest of what was fed so far, as hex with a NUL; h stays as it was,
+ * ready for more. */
+void wj_sha256_peek_hex(const wj_sha256 *h, char hex[WJ_DIGEST_HEX_SIZE]);
+/* SHA-256 of data[0..len) as hex with a NUL. */
+void wj_sha256_hex(const void *data, size_t len, char hex[WJ_DIGEST_HEX_SIZE]);
+
 /* ------------------------------------------------------------------ tree */
 
 typedef enum wj_type {
@@ -172,11 +202,20 @@ int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
 int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
                               int escaped);
 
+/* wj_buf_put_text flag: text may hold encoded surrogates (ED A0 80 ..
+ * ED BF BF, "WTF-8"), written as \udxxx escapes. */
+#define WJ_QUOTE_WTF8 0x01
+
 /*
  * Appends text (raw UTF-8 bytes, not JSON) as a string literal with the wire
  * rendering's escapes, the combining-mark rule included (quote.c).
- * WJ_ERR_ARGUMENT when text is not valid UTF-8.
+ * WJ_ERR_ARGUMENT with the reason `invalid` when text is not valid UTF-8.
  */
+wj_code wj_buf_put_text(wj_buf *buf, const char *text, size_t len,
+                        unsigned flags, const char *invalid, wj_error *err);
+
+/* wj_buf_put_text without surrogates, for a VALUE ("value is not valid
+ * UTF-8") or a schema's bytes. */
 wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
                           wj_error *err);
 
@@ -247,6 +286,28 @@ static inline wj_code wj_fail(wj_error *err, wj_code code, size_t offset,
 static inline wj_code wj_fail_nomem(wj_error *err)
 {
     return wj_fail(err, WJ_ERR_NOMEM, 0, "out of memory");
+}
+
+/* Resets err (when not NULL) to "nothing went wrong", as every public
+ * function does on entry. */
+static inline void wj_error_clear(wj_error *err)
+{
+    if (err) {
+        err->code = WJ_OK;
+        err->offset = 0;
+        err->msg = NULL;
+        err->argument = NULL;
+        err->element = WJ_NO_ELEMENT;
+    }
+}
+
+/* Names the argument at fault in err (when not NULL) and returns code. */
+static inline wj_code wj_fail_in(wj_error *err, wj_code code,
+                                 const char *argument)
+{
+    if (err)
+        err->argument = argument;
+    return code;
 }
 
 #endif /* WJ_INTERNAL_H */

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_check_error(drc, &err, in.len);
     FUZZ_CHECK(drc == rc);
     if (rc == WJ_OK) {
-        FUZZ_CHECK(wj_sha256_hex(canon, canon_len, want) == WJ_OK);
+        wj_sha256_hex(canon, canon_len, want);
         FUZZ_CHECK(strlen(hex) == 64 && memcmp(hex, want, 65) == 0);
     }
 

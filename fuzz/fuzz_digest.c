@@ -101,7 +101,7 @@ static void check_messages(const char *json, size_t len, const wj_doc *doc,
         fuzz_buf_put(&cat, one, 64);
     }
     FUZZ_CHECK(rc == WJ_OK);
-    FUZZ_CHECK(wj_sha256_hex(cat.ptr ? cat.ptr : "", cat.len, want) == WJ_OK);
+    wj_sha256_hex(cat.ptr ? cat.ptr : "", cat.len, want);
     FUZZ_CHECK(memcmp(hex, want, WJ_DIGEST_HEX_SIZE) == 0);
     fuzz_buf_free(&cat);
 }

@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_part in;
     wj_doc doc, dup;
-    wj_error err = {(wj_code)-1, 0, NULL}, derr;
+    wj_error err = {(wj_code)-1, 0, NULL, NULL, 0}, derr;
     wj_code rc, drc;
     size_t calls, fail_at;
     fuzz_rng rng;

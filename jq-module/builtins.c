@@ -48,9 +48,8 @@ static jv fail(const char *name, const wj_error *err)
 
 static jv fail_argument(const char *name, const char *reason)
 {
-    wj_error err;
+    wj_error err = WJ_ERROR_INIT;
     err.code = WJ_ERR_ARGUMENT;
-    err.offset = 0;
     err.msg = reason;
     return fail(name, &err);
 }
@@ -77,7 +76,9 @@ static jv text_result(const char *name, wj_code rc, char *out, size_t len,
     if (out == NULL)
         return jv_null();
     if (len > INT_MAX) {
-        wj_error big = {WJ_ERR_TOOBIG, 0, "result too large for jq"};
+        wj_error big = WJ_ERROR_INIT;
+        big.code = WJ_ERR_TOOBIG;
+        big.msg = "result too large for jq";
         wj_free(NULL, out);
         return fail(name, &big);
     }

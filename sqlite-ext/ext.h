@@ -16,27 +16,56 @@ SQLITE_EXTENSION_INIT3
 
 /* The core allocates through SQLite, so results are handed over as is
  * (with sqlite3_free as destructor) and SQLite's OOM testing reaches the core.
- */
+ * This one, without a call to report to, is for state that outlives a call
+ * (the aggregate's conversation). */
 extern const wj_alloc wirejson_sqlite_alloc;
 
-/* JSON text of an argument (TEXT, BLOB, or a number as SQLite spells it).
- * Returns 0 and sets *json and *len, or 1 for SQL NULL, or -1 when out of
- * memory (the error is already reported). */
-int wirejson_arg_json(sqlite3_context *ctx, sqlite3_value *arg,
-                      const char **json, size_t *len);
+/*
+ * One call of a wirejson SQL function: its context and the allocator the
+ * core uses during it, SQLite's, which notes whether the last request SQLite
+ * refused was one it refuses by size alone (sqlite3_malloc64 serves less
+ * than 0x7fffff00 bytes): a result or a tree that big is SQLITE_TOOBIG,
+ * not SQLITE_NOMEM.
+ */
+typedef struct wirejson_call {
+    sqlite3_context *ctx;
+    wj_alloc alloc;      /* SQLite's, with this call as its context */
+    int refused_by_size; /* the last refused request was too big to serve */
+} wirejson_call;
+
+void wirejson_call_init(wirejson_call *call, sqlite3_context *ctx);
+
+/* A JSON text argument: its bytes, and room for a REAL's spelling. */
+typedef struct wirejson_json {
+    const char *ptr;
+    size_t len;
+    char number[WJ_NUMBER_BUF_SIZE];
+} wirejson_json;
+
+/*
+ * The JSON text of an argument (SPEC §8): TEXT and BLOB taken whole, an
+ * INTEGER in decimal as SQLite spells it, a REAL as ECMAScript spells the
+ * double (wj_number_from_double).  Returns 0 and fills *out, or 1 for SQL
+ * NULL, or -1 when the error is already reported: out of memory, or a REAL
+ * that is not finite ("canonical_json: argument 1 is not a finite number",
+ * `name` being how the message calls the argument).
+ */
+int wirejson_arg_json(wirejson_call *call, sqlite3_value *arg, const char *name,
+                      wirejson_json *out);
 
 /* The non-NULL arguments argv[0..argc) as names, in *names (release with
  * sqlite3_free).  Returns 0, or -1 when out of memory (reported). */
-int wirejson_arg_names(sqlite3_context *ctx, int argc, sqlite3_value **argv,
+int wirejson_arg_names(wirejson_call *call, int argc, sqlite3_value **argv,
                        wj_name **names, size_t *n_names);
 
-/* Reports rc (not WJ_OK) for the function named by the context's user data. */
-void wirejson_result_error(sqlite3_context *ctx, wj_code rc,
+/* Reports rc (not WJ_OK) for the function named by the context's user data:
+ * SQLITE_NOMEM, SQLITE_TOOBIG, or wj_error_format's message. */
+void wirejson_result_error(wirejson_call *call, wj_code rc,
                            const wj_error *err);
 
 /* Hands a core result buffer to SQLite as text, with the JSON subtype when
  * is_json; out NULL is SQL NULL. */
-void wirejson_result_text(sqlite3_context *ctx, char *out, size_t len,
+void wirejson_result_text(wirejson_call *call, char *out, size_t len,
                           int is_json);
 
 /* The name the function was registered under (its user data). */

@@ -34,24 +34,26 @@ typedef wj_code (*render_fn)(const char *json, size_t len, const wj_name *names,
 static void render_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                           render_fn render, int is_json)
 {
-    const char *json;
-    size_t len, n_names, out_len = 0;
+    wirejson_call call;
+    wirejson_json json;
+    size_t n_names, out_len = 0;
     wj_name *names;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     char *out = NULL;
     wj_code rc;
 
-    if (wirejson_arg_json(ctx, argv[0], &json, &len) != 0)
+    wirejson_call_init(&call, ctx);
+    if (wirejson_arg_json(&call, argv[0], "argument 1", &json) != 0)
         return;
-    if (wirejson_arg_names(ctx, argc - 1, argv + 1, &names, &n_names) != 0)
+    if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
         return;
-    rc = render(json, len, names, n_names, &wirejson_sqlite_alloc, &out,
-                &out_len, &err);
+    rc = render(json.ptr, json.len, names, n_names, &call.alloc, &out, &out_len,
+                &err);
     sqlite3_free(names);
     if (rc != WJ_OK)
-        wirejson_result_error(ctx, rc, &err);
+        wirejson_result_error(&call, rc, &err);
     else
-        wirejson_result_text(ctx, out, out_len, is_json);
+        wirejson_result_text(&call, out, out_len, is_json);
 }
 
 static wj_code render_sorted(const char *json, size_t len, const wj_name *names,
@@ -91,21 +93,23 @@ typedef wj_code (*digest_fn)(const char *json, size_t len, const wj_name *names,
 static void digest_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
                           digest_fn digest)
 {
-    const char *json;
-    size_t len, n_names;
+    wirejson_call call;
+    wirejson_json json;
+    size_t n_names;
     wj_name *names;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_code rc;
 
-    if (wirejson_arg_json(ctx, argv[0], &json, &len) != 0)
+    wirejson_call_init(&call, ctx);
+    if (wirejson_arg_json(&call, argv[0], "argument 1", &json) != 0)
         return;
-    if (wirejson_arg_names(ctx, argc - 1, argv + 1, &names, &n_names) != 0)
+    if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
         return;
-    rc = digest(json, len, names, n_names, &wirejson_sqlite_alloc, hex, &err);
+    rc = digest(json.ptr, json.len, names, n_names, &call.alloc, hex, &err);
     sqlite3_free(names);
     if (rc != WJ_OK)
-        wirejson_result_error(ctx, rc, &err);
+        wirejson_result_error(&call, rc, &err);
     else
         sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
 }
@@ -131,10 +135,13 @@ static wj_code digest_messages(const char *json, size_t len,
 
 static int has_json_arg(sqlite3_context *ctx, int argc)
 {
+    wirejson_call call;
+    wj_error err = WJ_ERROR_INIT;
     if (argc >= 1)
         return 1;
-    wj_error err = {WJ_ERR_ARGUMENT, 0, "wrong number of arguments"};
-    wirejson_result_error(ctx, err.code, &err);
+    wirejson_call_init(&call, ctx);
+    err.msg = "wrong number of arguments";
+    wirejson_result_error(&call, WJ_ERR_ARGUMENT, &err);
     return 0;
 }
 
@@ -180,29 +187,56 @@ static void messagesDigestFunc(sqlite3_context *ctx, int argc,
     digest_result(ctx, argc, argv, digest_messages);
 }
 
+/* Validates argument 1 for wirejson_error and wirejson_error_position: 1
+ * and *err filled when it is not valid input (§3), 0 when it is, -1 when
+ * the result is already set (NULL in, or an error). */
+static int validate_arg(wirejson_call *call, sqlite3_value *arg, wj_error *err)
+{
+    wirejson_json json;
+    wj_code rc;
+    int got = wirejson_arg_json(call, arg, "argument 1", &json);
+
+    if (got != 0)
+        return -1;
+    rc = wj_validate(json.ptr, json.len, &call->alloc, err);
+    if (rc == WJ_OK)
+        return 0;
+    if (!wj_error_is_input(rc)) {
+        wirejson_result_error(call, rc, err);
+        return -1;
+    }
+    return 1;
+}
+
 /* NULL for valid input (§3), else the error message without a function
  * name: "malformed JSON at byte 3: expected a value". */
 static void wirejsonErrorFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv)
 {
-    const char *json;
-    size_t len;
-    wj_error err = {WJ_OK, 0, NULL};
-    wj_code rc;
+    wirejson_call call;
+    wj_error err = WJ_ERROR_INIT;
     char msg[256];
 
     (void)argc;
-    if (wirejson_arg_json(ctx, argv[0], &json, &len) != 0)
+    wirejson_call_init(&call, ctx);
+    if (validate_arg(&call, argv[0], &err) != 1)
         return;
-    rc = wj_validate(json, len, &wirejson_sqlite_alloc, &err);
-    if (rc == WJ_OK)
-        return;
-    if (!wj_error_is_input(rc)) {
-        wirejson_result_error(ctx, rc, &err);
-        return;
-    }
     wj_error_format(&err, NULL, msg, sizeof msg);
     sqlite3_result_text(ctx, msg, -1, SQLITE_TRANSIENT);
+}
+
+/* NULL for valid input, else the 0-based byte offset of the error (SPEC
+ * §8; SQLite's json_error_position counts from 1 and gives 0 when valid). */
+static void wirejsonErrorPositionFunc(sqlite3_context *ctx, int argc,
+                                      sqlite3_value **argv)
+{
+    wirejson_call call;
+    wj_error err = WJ_ERROR_INIT;
+
+    (void)argc;
+    wirejson_call_init(&call, ctx);
+    if (validate_arg(&call, argv[0], &err) == 1)
+        sqlite3_result_int64(ctx, (sqlite3_int64)err.offset);
 }
 
 static void wirejsonVersionFunc(sqlite3_context *ctx, int argc,
@@ -239,6 +273,7 @@ static const struct wirejson_function {
     {"tool_schemas", -1, JSON_OUT, toolSchemasFunc, 0, 0, 0, 0},
     {"encode_with_schemas", 2, JSON_OUT, encodeWithSchemasFunc, 0, 0, 0, 0},
     {"wirejson_error", 1, PURE, wirejsonErrorFunc, 0, 0, 0, 0},
+    {"wirejson_error_position", 1, PURE, wirejsonErrorPositionFunc, 0, 0, 0, 0},
     {"wirejson_version", 0, PURE, wirejsonVersionFunc, 0, 0, 0, 0},
 };
 

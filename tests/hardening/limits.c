@@ -20,12 +20,21 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
-#include "wirejson.h"
+#include "wj_internal.h" /* wj_sha256_hex, for the expected digests */
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* SHA-256 of the expected canonical bytes (libcrypto, through the core's
+ * one wrapper of it). */
+static wj_code sha256_hex(const void *data, size_t len,
+                          char hex[WJ_DIGEST_HEX_SIZE])
+{
+    wj_sha256_hex(data, len, hex);
+    return WJ_OK;
+}
 
 static double seconds(void)
 {
@@ -190,7 +199,7 @@ static void test_escapes(void)
     TIMED("data_digest",
           rc = wj_data_digest(in.ptr, in.len, NULL, hex, &err));
     CHECK(rc == WJ_OK);
-    CHECK(wj_sha256_hex(canon.ptr, canon.len, want) == WJ_OK &&
+    CHECK(sha256_hex(canon.ptr, canon.len, want) == WJ_OK &&
           strcmp(hex, want) == 0);
     free(canon.ptr);
     free(in.ptr);
@@ -262,7 +271,7 @@ static void test_members(void)
                                                    &out, &out_len, &err));
     CHECK(rc == WJ_OK && same(out, out_len, &asc));
     wj_free(NULL, out);
-    CHECK(wj_sha256_hex(asc.ptr, asc.len, want) == WJ_OK);
+    CHECK(sha256_hex(asc.ptr, asc.len, want) == WJ_OK);
     TIMED("data_digest",
           rc = wj_data_digest(desc.ptr, desc.len, NULL, hex, &err));
     CHECK(rc == WJ_OK && strcmp(hex, want) == 0);
@@ -327,10 +336,10 @@ static void test_elements(void)
                                                    &out, &out_len, &err));
     CHECK(rc == WJ_OK && same(out, out_len, &want_arr));
     wj_free(NULL, out);
-    CHECK(wj_sha256_hex(SORTED, strlen(SORTED), one) == WJ_OK);
+    CHECK(sha256_hex(SORTED, strlen(SORTED), one) == WJ_OK);
     for (k = 0; k < million; k++)
         put(&hexes, one, 64);
-    CHECK(wj_sha256_hex(hexes.ptr, hexes.len, want) == WJ_OK);
+    CHECK(sha256_hex(hexes.ptr, hexes.len, want) == WJ_OK);
     TIMED("messages_digest",
           rc = wj_messages_digest(arr.ptr, arr.len, NULL, hex, &err));
     CHECK(rc == WJ_OK && strcmp(hex, want) == 0);
@@ -454,7 +463,7 @@ static void deep_everywhere(void)
     rc = wj_canonical_arguments(obj.ptr, obj.len, NULL, &out, &out_len, NULL);
     CHECK(rc == WJ_OK && same(out, out_len, &obj));
     wj_free(NULL, out);
-    CHECK(wj_sha256_hex(obj.ptr, obj.len, want) == WJ_OK);
+    CHECK(sha256_hex(obj.ptr, obj.len, want) == WJ_OK);
     CHECK(wj_data_digest(obj.ptr, obj.len, NULL, hex, NULL) == WJ_OK &&
           strcmp(hex, want) == 0);
     CHECK(wj_message_digest(obj.ptr, obj.len, NULL, 0, NULL, hex, NULL) ==

@@ -18,18 +18,24 @@ For every body it checks that
     the input with those members' values replaced;
   - a body without such a member, and a body this scanner cannot follow
     (truncated, a trailing comma, not an object), gives NULL.
-VALUE takes every form §8 allows: NULL, INTEGER, REAL, plain TEXT (quoted
-here by an independent implementation of §4's string rule), json() text
-and a BLOB of JSON text.
+VALUE takes every form §8 allows: NULL, INTEGER, REAL (spelled here as
+ECMAScript's Number-to-String writes it, from Python's repr), plain TEXT
+(quoted here by an independent implementation of §4's string rule), json()
+text and a BLOB of JSON text.
 """
 import argparse
 import json
+import os
 import random
 import sqlite3
 import sys
 
 from rawgen import (SPACES, Writer, load_simple_folding, random_text,
                     simple_fold, string_literal, wire_quote)
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "conv"))
+from jcs import es_number  # noqa: E402  (Python's own number layout for §8's REAL)
 
 OTHER_NAMES = ["messages", "tools", "temperature", "x", "", "Model",
                "MODEL", "M\u00d6DEL", "model ", "models", "mode",
@@ -100,8 +106,7 @@ def gen_argument(rng, db):
         return "?", [n], str(n).encode()
     if kind == 2:
         x = rng.uniform(-1e6, 1e6) * 10 ** rng.randint(-30, 30)
-        spelled = db.execute("SELECT CAST(? AS TEXT)", [x]).fetchone()[0]
-        return "?", [x], spelled.encode()
+        return "?", [x], es_number(x).encode()
     if kind == 3:
         text = random_text(rng, 12)
         return "?", [text], wire_quote(text).encode("utf-8")

@@ -236,7 +236,7 @@ static void run(const call *c, size_t fail_at, outcome *o)
 {
     char *out = NULL;
     size_t out_len = 0;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
 
     heap_calls = 0;
     heap_fail_at = fail_at;

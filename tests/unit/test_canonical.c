@@ -10,7 +10,7 @@ static void canonical_is(int line, const char *json, const char *expected)
 {
     char *out = NULL;
     size_t len = 0;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     if (wj_canonical_json(json, strlen(json), NULL, &out, &len, &err) != WJ_OK)
         fprintf(stderr, "line %d: %s at %zu\n", line, err.msg, err.offset);
     CHECK_BYTES(out, len, expected);
@@ -51,7 +51,7 @@ static void test_range(void)
 {
     char *out = NULL;
     size_t len;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     char msg[128];
     CHECK(wj_canonical_json("[1,1e400]", 9, NULL, &out, &len, &err) ==
           WJ_ERR_RANGE);
@@ -79,7 +79,7 @@ static void test_digests(void)
         "{\"content\":\"hi\",\"name\":null,\"extra\":{\"usage\":1},"
         "\"role\":\"user\",\"id\":7}";
     wj_name id = {"id", 2};
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     char msg[128];
 
     /* sha256('{"a":1,"b":2}') */

@@ -71,7 +71,7 @@ static void run_case(const char *name)
     char path[512];
     size_t len = 0;
     char *json;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc, rc_quiet;
     int must_accept = name[0] == 'y';
     long offset = expected_offset(name);

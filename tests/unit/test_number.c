@@ -6,14 +6,19 @@
  * C literals, which the compiler converts on its own.  Long lexemes are
  * built at run time from exact powers of two and five.
  *
+ * wj_number_from_double, the public form of the formatter, is checked
+ * against the strings Node's String(x) gives for the same doubles.
+ *
  * With WJ_TEST_LOCALE set (ctest does so for a decimal-comma locale), main
  * switches the process to that locale first and fails if it cannot.
  */
 #include "check.h"
 #include "number.h"
+#include "wirejson.h"
 
 #include <float.h>
 #include <locale.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -408,6 +413,64 @@ static void test_long_lexemes(void)
     free(step);
 }
 
+/* ------------------------------------------------- wj_number_from_double */
+
+static void check_from_double(double d, const char *expected)
+{
+    char out[WJ_NUMBER_BUF_SIZE];
+    const char *text = out; /* CHECK_BYTES tests its pointer for NULL */
+    size_t len = 99;
+    wj_error err = {WJ_ERR_SYNTAX, 5, "stale", "stale", 3};
+    CHECK(wj_number_from_double(d, out, &len, &err) == WJ_OK);
+    CHECK_BYTES(text, len, expected);
+    CHECK(strlen(out) == len); /* NUL-terminated */
+    CHECK(err.code == WJ_OK && err.msg == NULL && err.argument == NULL &&
+          err.element == WJ_NO_ELEMENT && err.offset == 0);
+}
+
+static void check_not_finite(double d)
+{
+    char out[WJ_NUMBER_BUF_SIZE] = "junk";
+    size_t len = 99;
+    wj_error err;
+    CHECK(wj_number_from_double(d, out, &len, &err) == WJ_ERR_ARGUMENT);
+    CHECK(err.code == WJ_ERR_ARGUMENT && err.msg &&
+          strcmp(err.msg, "not a finite number") == 0);
+    CHECK(err.argument == NULL && err.element == WJ_NO_ELEMENT);
+    CHECK(len == 0 && out[0] == '\0');
+}
+
+static void test_from_double(void)
+{
+    char out[WJ_NUMBER_BUF_SIZE];
+    /* Node: String(x) for each */
+    check_from_double(0.1 + 0.2, "0.30000000000000004");
+    check_from_double(1e21, "1e+21");
+    check_from_double(1e20, "100000000000000000000");
+    check_from_double(1e-7, "1e-7");
+    check_from_double(1.5e-7, "1.5e-7");
+    check_from_double(0.000001, "0.000001");
+    check_from_double(-0.0, "0");
+    check_from_double(0.0, "0");
+    check_from_double(5e-324, "5e-324");
+    check_from_double(-5e-324, "-5e-324");
+    check_from_double(1.7976931348623157e+308, "1.7976931348623157e+308");
+    check_from_double(-1.7976931348623157e+308, "-1.7976931348623157e+308");
+    check_from_double(2.2250738585072014e-308, "2.2250738585072014e-308");
+    check_from_double(123456789012345678901.0, "123456789012345680000");
+    check_from_double(-1.5, "-1.5");
+    check_from_double(100.0, "100");
+    check_from_double(9007199254740993.0, "9007199254740992");
+    check_from_double(-1.2345678901234567e-5, "-0.000012345678901234568");
+    check_not_finite(HUGE_VAL);
+    check_not_finite(-HUGE_VAL);
+    check_not_finite(NAN);
+    /* err and out_len may be NULL */
+    CHECK(wj_number_from_double(0.5, out, NULL, NULL) == WJ_OK &&
+          strcmp(out, "0.5") == 0);
+    CHECK(wj_number_from_double(NAN, out, NULL, NULL) == WJ_ERR_ARGUMENT);
+}
+
 /* ---------------------------------------------------------------- main */
 
 int main(void)
@@ -432,6 +495,7 @@ int main(void)
     test_parse();
     test_canonical();
     test_long_lexemes();
+    test_from_double();
     return check_report(want && *want ? "test_number (decimal comma)"
                                       : "test_number");
 }

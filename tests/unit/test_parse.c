@@ -12,7 +12,7 @@
 static void rejects(int line, const char *json, size_t len, wj_code code,
                     size_t offset, const char *msg)
 {
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc = wj_validate(json, len, NULL, &err);
     CHECK(rc == code);
     CHECK(err.code == code);

@@ -14,7 +14,7 @@ static void wire_is(int line, const char *json, const char *expected,
     wj_name names[8];
     char *out = NULL;
     size_t len = 0, k;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     wj_code rc;
 
     for (k = 0; k < n_members; k++) {
@@ -236,7 +236,7 @@ static void test_errors(void)
 {
     char *out = (char *)1;
     size_t len = 0;
-    wj_error err = {WJ_OK, 0, NULL};
+    wj_error err = WJ_ERROR_INIT;
     CHECK(wj_wire_json("{\"a\" 1}", 7, NULL, 0, NULL, &out, &len, &err) ==
           WJ_ERR_SYNTAX);
     CHECK(out == NULL);
