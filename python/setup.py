@@ -35,8 +35,13 @@ def sources(folder):
 
 
 def version():
+    """The library's version, from the WJ_VERSION_* macros of wirejson.h (as
+    the CMake build reads it)."""
     with open(os.path.join(CORE, "wirejson.h"), encoding="utf-8") as f:
-        return re.search(r'#define WJ_VERSION_STRING "([^"]+)"', f.read()).group(1)
+        header = f.read()
+    return ".".join(
+        re.search(r"^#define WJ_VERSION_%s +([0-9]+) *$" % part, header,
+                  re.M).group(1) for part in ("MAJOR", "MINOR", "PATCH"))
 
 
 # The SQLite extension is named for SQLite, not for Python: wirejson.so, from

@@ -6,7 +6,9 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config libssl-dev libsqlite3-dev sqlite3
           libjq-dev libonig-dev jq python3 unicode-data locales clang
-          libclang-rt-14-dev valgrind)
+          libclang-rt-14-dev valgrind
+          python3-dev python3-setuptools python3-venv python3-distributed
+          python3-dask)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

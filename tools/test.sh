@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds, runs the whole ctest suite,
-# its valgrind memcheck runs, the same suite again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and each libFuzzer target for a bounded time.
+# Every test: installs what is missing, builds (the Python module too), runs
+# the whole ctest suite, its valgrind memcheck runs, the same suite again
+# under AddressSanitizer + UndefinedBehaviorSanitizer, and each libFuzzer
+# target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh
@@ -11,7 +12,7 @@ for dir in tests/*/; do
   fi
 done
 
-bash tools/build.sh build
+bash tools/build.sh build -DWIREJSON_PYTHON=ON
 (cd build && ctest --output-on-failure -j2 -LE valgrind)
 (cd build && ctest --output-on-failure -j2 -L valgrind)
 
