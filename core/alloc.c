@@ -1,9 +1,29 @@
 /*
- * alloc.c - the allocator hook and the growable output buffer.
+ * alloc.c - the allocator hook, the one growth policy of the library's
+ * buffers and arrays, and the growable output buffer.
+ *
+ * A first block is as large as asked for (or `first`, the smallest worth
+ * having).  Growth doubles, so that appending is linear, but a request is
+ * never larger than it has to be when that could fail where a smaller one
+ * would not: it stops at what the caller says the data can need; it stays
+ * under the largest block SQLite's allocator serves (sqlite3_malloc64
+ * refuses 0x7fffff00 bytes and more, whatever memory is free) while the
+ * need is below that; and when a large request is refused anyway (another
+ * allocator's limit, or memory short of the doubled size) it asks again
+ * for an eighth more, then for just what is needed.
  */
 #include "wj_internal.h"
 
 #include <stdlib.h>
+
+/* The largest block requested while the need is smaller: just under what
+ * sqlite3_malloc64 serves. */
+#define SERVED_MAX ((size_t)0x7ffffe00u)
+
+/* A refused request at least this large is tried again smaller; smaller
+ * ones fail as they are (an allocator that cannot give 64 MiB is out of
+ * memory, and the allocation-failure tests see every failure). */
+#define RETRY_SMALLER ((size_t)1 << 26)
 
 void *wj_malloc(const wj_alloc *alloc, size_t size)
 {
@@ -25,26 +45,53 @@ void wj_free(const wj_alloc *alloc, void *ptr)
         free(ptr);
 }
 
+void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
+              size_t first, size_t most, size_t *new_cap)
+{
+    /* a first block: what is needed, or `first` if that is more */
+    size_t c = cap ? cap : first > need ? first : need;
+    void *p;
+
+    while (c < need)
+        c = c > SIZE_MAX / 2 ? need : c * 2;
+    if (c > most)
+        c = most > need ? most : need;
+    if (c > SERVED_MAX && need <= SERVED_MAX)
+        c = SERVED_MAX;
+    p = wj_realloc(alloc, ptr, c);
+    if (!p && c > need && c >= RETRY_SMALLER) {
+        size_t step = cap + cap / 8;
+        c = step > need && step < c ? step : need;
+        p = wj_realloc(alloc, ptr, c);
+        if (!p && c > need) {
+            c = need;
+            p = wj_realloc(alloc, ptr, c);
+        }
+    }
+    if (p)
+        *new_cap = c;
+    return p;
+}
+
 int wj_buf_grow(wj_buf *buf, size_t extra)
 {
-    size_t need = buf->len + extra;
-    size_t cap;
+    size_t need = buf->len + extra, cap;
     char *p;
 
     if (need < buf->len)
         return -1;
-    cap = buf->cap ? buf->cap : 256;
-    while (cap < need) {
-        if (cap > SIZE_MAX / 2)
-            return -1;
-        cap *= 2;
-    }
-    p = wj_realloc(buf->alloc, buf->ptr, cap);
+    p = wj_grow(buf->alloc, buf->ptr, buf->cap, need, 256, SIZE_MAX, &cap);
     if (!p)
         return -1;
     buf->ptr = p;
     buf->cap = cap;
     return 0;
+}
+
+size_t wj_render_reserve(size_t len)
+{
+    size_t slack = len / 8 < 65536 ? len / 8 : 65536;
+    return len + slack + 16;
 }
 
 wj_code wj_buf_finish(wj_buf *buf, char **out, size_t *out_len, wj_error *err)

@@ -32,7 +32,7 @@ static wj_code render_text(const char *json, size_t len,
     if (rc != WJ_OK)
         return rc;
     /* Renderings are about as long as their input: size the buffer once. */
-    if (wj_buf_reserve(&buf, len + len / 8 + 16) != 0)
+    if (wj_buf_reserve(&buf, wj_render_reserve(len)) != 0)
         rc = wj_fail_nomem(err);
     else
         rc = wj_render(&doc, 0, opts, &buf, err);

@@ -248,7 +248,7 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     /* No tools to spell, or not one text each: no result. */
     if (e.n_tools > 0 && e.n_tools == tdoc.nodes[0].count) {
         rc = prepare_tools(&e, tools, &tdoc, err);
-        if (rc == WJ_OK && wj_buf_reserve(&buf, len + len / 8 + 16) != 0)
+        if (rc == WJ_OK && wj_buf_reserve(&buf, wj_render_reserve(len)) != 0)
             rc = wj_fail_nomem(err);
         if (rc == WJ_OK) {
             hook.order = hook_order;

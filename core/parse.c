@@ -35,6 +35,7 @@ typedef struct parser {
     size_t names_cap;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
+    uint32_t most; /* no array needs more entries: see max_entries() */
     wj_error *err;
 } parser;
 
@@ -91,22 +92,29 @@ static void skip_space(parser *p)
     p->pos = i;
 }
 
-/* Grows an array of n-byte elements to hold at least need of them. */
+/* The most nodes len bytes can hold: every value takes a byte at least,
+ * and a separator or a bracket stands between two, so about one node per
+ * two bytes.  No array of the parser (nodes, keys, order, sort scratch)
+ * ever holds more entries than there are nodes. */
+static uint32_t max_entries(size_t len)
+{
+    size_t n = len / 2 + 2;
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
+/* Grows an array of n-byte elements to hold at least need of them, never
+ * past what the input can need (wj_grow's policy). */
 static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
                 size_t elem)
 {
-    uint32_t c = *cap ? *cap : 16;
-    void *np;
-    while (c < need) {
-        if (c > UINT32_MAX / 2)
-            return -1;
-        c *= 2;
-    }
-    np = wj_realloc(p->doc->alloc, *arr, (size_t)c * elem);
+    size_t bytes;
+    void *np =
+        wj_grow(p->doc->alloc, *arr, (size_t)*cap * elem, (size_t)need * elem,
+                16 * elem, (size_t)p->most * elem, &bytes);
     if (!np)
         return -1;
     *arr = np;
-    *cap = c;
+    *cap = bytes / elem < UINT32_MAX ? (uint32_t)(bytes / elem) : UINT32_MAX;
     return 0;
 }
 
@@ -302,11 +310,10 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
     if (is_name && (flags & WJ_STR_ESCAPED)) {
         size_t raw_len = i - start - 1;
         if (p->names_cap - p->names_len < raw_len) {
-            size_t cap = p->names_cap ? p->names_cap : 256;
-            char *np;
-            while (cap - p->names_len < raw_len)
-                cap *= 2;
-            np = wj_realloc(p->doc->alloc, p->doc->names, cap);
+            size_t cap;
+            /* decoded names are never longer than the input */
+            char *np = wj_grow(p->doc->alloc, p->doc->names, p->names_cap,
+                               p->names_len + raw_len, 256, len, &cap);
             if (!np)
                 return wj_fail_nomem(p->err);
             p->doc->names = np;
@@ -572,6 +579,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.opts = opts;
     p.doc = doc;
     p.err = err;
+    p.most = max_entries(len);
     /* Typical documents hold a node per 16 bytes or fewer. */
     if (grow(&p, (void **)&doc->nodes, &p.cap_nodes,
              (uint32_t)(len / 16 < 1u << 20 ? len / 16 + 16 : 1u << 20),

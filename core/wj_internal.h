@@ -18,6 +18,17 @@
 void *wj_malloc(const wj_alloc *alloc, size_t size);
 void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
 
+/*
+ * Grows the block ptr (cap bytes; NULL and 0 for none yet, then `first` is
+ * the size to start from) to hold at least need bytes, by the library's one
+ * growth policy (alloc.c): doubling, but never past `most` (what the data
+ * can need), nor to a block SQLite's allocator refuses while the need is
+ * smaller, and after a large request is refused, an eighth more, then just
+ * need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
+ */
+void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
+              size_t first, size_t most, size_t *new_cap);
+
 /* A growable byte buffer.  Writers reserve first, then write unchecked. */
 typedef struct wj_buf {
     char *ptr;
@@ -45,6 +56,11 @@ static inline void wj_buf_putc(wj_buf *buf, char c)
 {
     buf->ptr[buf->len++] = c;
 }
+
+/* The room to reserve first for a rendering of len bytes of JSON text: its
+ * length and a bounded slack (renderings are about as long as their input;
+ * growth covers the rest). */
+size_t wj_render_reserve(size_t len);
 
 /* Hands the buffer over as a NUL-terminated result; WJ_ERR_NOMEM if the NUL
  * does not fit (the buffer is then released). */

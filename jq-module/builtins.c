@@ -5,7 +5,9 @@
  * a string given as a raw body (with_top_level, tool_schemas,
  * encode_with_schemas, canonical_arguments) is passed as its own bytes
  * instead, and any other value there as its JSON text, as the SQL functions
- * take a JSON value.  No JSON logic lives here.
+ * take a JSON value.  The text forms (wire_json_text, ..., wirejson_error)
+ * take only strings, and pass their bytes.  Errors name the SQL function
+ * whose answer the builtin gives.  No JSON logic lives here.
  */
 #include "builtins.h"
 
@@ -20,44 +22,72 @@
 /* Names held without allocating; longer lists are allocated. */
 #define LOCAL_NAMES 8
 
-typedef jv (*builtin_fn)(const char *name, jv input, jv *args);
+typedef struct builtin builtin;
+typedef jv (*builtin_fn)(const builtin *b, jv input, jv *args);
+
+struct builtin {
+    const char *name; /* as jq programs call it */
+    const char *func; /* the SQL function named in its errors */
+    int nargs;        /* arguments after the input */
+    int text;         /* 1: the input must be a string of JSON text */
+    builtin_fn run;
+};
 
 static size_t text_len(jv s)
 {
     return (size_t)jv_string_length_bytes(jv_copy(s));
 }
 
-/* The error jq raises for function `name`: the core's text for err. */
-static jv fail(const char *name, const wj_error *err)
-{
-    char local[256];
-    size_t need = wj_error_format(err, name, local, sizeof(local));
-    jv msg;
-    if (need < sizeof(local))
-        return jv_invalid_with_msg(jv_string(local));
-    {
-        char *big = malloc(need + 1);
-        if (big == NULL)
-            return jv_invalid_with_msg(jv_string(local));
-        wj_error_format(err, name, big, need + 1);
-        msg = jv_string(big);
-        free(big);
-    }
-    return jv_invalid_with_msg(msg);
-}
-
-static jv fail_argument(const char *name, const char *reason)
+/* An error of code with reason msg and nothing else set. */
+static wj_error error_of(wj_code code, const char *msg)
 {
     wj_error err = WJ_ERROR_INIT;
-    err.code = WJ_ERR_ARGUMENT;
-    err.msg = reason;
-    return fail(name, &err);
+    err.code = code;
+    err.msg = msg;
+    return err;
+}
+
+/* A message from the core for err (func NULL: without the name). */
+static jv error_text(const char *func, const wj_error *err)
+{
+    char local[256];
+    size_t need = wj_error_format(err, func, local, sizeof(local));
+    jv msg;
+    char *big;
+    if (need < sizeof(local))
+        return jv_string(local);
+    big = malloc(need + 1);
+    if (big == NULL)
+        return jv_string(local);
+    wj_error_format(err, func, big, need + 1);
+    msg = jv_string(big);
+    free(big);
+    return msg;
+}
+
+/* The error jq raises for function `func`: the core's text for err. */
+static jv fail(const char *func, const wj_error *err)
+{
+    return jv_invalid_with_msg(error_text(func, err));
+}
+
+static jv fail_argument(const char *func, const char *reason)
+{
+    wj_error err = error_of(WJ_ERR_ARGUMENT, reason);
+    return fail(func, &err);
 }
 
 /* JSON text of v (consumed), as jq prints it compactly. */
 static jv json_text(jv v)
 {
     return jv_dump_string(v, 0);
+}
+
+/* What a builtin works on: the input's own bytes for a text form (the
+ * dispatcher has checked it is a string), else its JSON text. */
+static jv source(const builtin *b, jv input)
+{
+    return b->text ? input : json_text(input);
 }
 
 /* A raw body: a string's own bytes, any other value's JSON text. */
@@ -67,31 +97,29 @@ static jv body_text(jv v)
 }
 
 /* A result buffer of the core as a jq string (null when there is none). */
-static jv text_result(const char *name, wj_code rc, char *out, size_t len,
+static jv text_result(const char *func, wj_code rc, char *out, size_t len,
                       const wj_error *err)
 {
     jv result;
     if (rc != WJ_OK)
-        return fail(name, err);
+        return fail(func, err);
     if (out == NULL)
         return jv_null();
     if (len > INT_MAX) {
-        wj_error big = WJ_ERROR_INIT;
-        big.code = WJ_ERR_TOOBIG;
-        big.msg = "result too large for jq";
+        wj_error big = error_of(WJ_ERR_TOOBIG, "result too large for jq");
         wj_free(NULL, out);
-        return fail(name, &big);
+        return fail(func, &big);
     }
     result = jv_string_sized(out, (int)len);
     wj_free(NULL, out);
     return result;
 }
 
-static jv digest_result(const char *name, wj_code rc,
+static jv digest_result(const char *func, wj_code rc,
                         const char hex[WJ_DIGEST_HEX_SIZE], const wj_error *err)
 {
     if (rc != WJ_OK)
-        return fail(name, err);
+        return fail(func, err);
     return jv_string_sized(hex, WJ_DIGEST_HEX_SIZE - 1);
 }
 
@@ -162,46 +190,46 @@ static void names_free(name_list *list)
 
 /* ------------------------------------------------------------ renderings */
 
-typedef jv (*named_fn)(const char *name, jv input, const wj_name *names,
+typedef jv (*named_fn)(const builtin *b, jv input, const wj_name *names,
                        size_t n_names);
 
 /* fn with the names that arg holds (a string or an array of strings). */
-static jv with_names(const char *name, jv input, jv arg, const char *what,
+static jv with_names(const builtin *b, jv input, jv arg, const char *what,
                      named_fn fn)
 {
     name_list names;
     jv result;
     if (!names_init(&names, arg)) {
         jv_free(input);
-        return fail_argument(name, what);
+        return fail_argument(b->func, what);
     }
-    result = fn(name, input, names.names, names.n);
+    result = fn(b, input, names.names, names.n);
     names_free(&names);
     return result;
 }
 
-static jv wire_json_with(const char *name, jv input, const wj_name *members,
+static jv wire_json_with(const builtin *b, jv input, const wj_name *members,
                          size_t n_members)
 {
-    jv text = json_text(input);
+    jv text = source(b, input);
     char *out = NULL;
     size_t len = 0;
     wj_error err;
     wj_code rc = wj_wire_json(jv_string_value(text), text_len(text), members,
                               n_members, NULL, &out, &len, &err);
     jv_free(text);
-    return text_result(name, rc, out, len, &err);
+    return text_result(b->func, rc, out, len, &err);
 }
 
-static jv wire_json0(const char *name, jv input, jv *args)
+static jv wire_json0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return wire_json_with(name, input, NULL, 0);
+    return wire_json_with(b, input, NULL, 0);
 }
 
-static jv wire_json1(const char *name, jv input, jv *args)
+static jv wire_json1(const builtin *b, jv input, jv *args)
 {
-    return with_names(name, input, args[0],
+    return with_names(b, input, args[0],
                       "data members must be a string or an array of strings",
                       wire_json_with);
 }
@@ -209,38 +237,37 @@ static jv wire_json1(const char *name, jv input, jv *args)
 typedef wj_code (*render_fn)(const char *, size_t, const wj_alloc *, char **,
                              size_t *, wj_error *);
 
-/* fn over the JSON text of input, or over a string's own bytes if raw. */
-static jv render(const char *name, jv input, render_fn fn, int raw)
+/* fn over text (consumed), a string. */
+static jv render(const char *func, jv text, render_fn fn)
 {
-    jv text = raw ? input : json_text(input);
     char *out = NULL;
     size_t len = 0;
     wj_error err;
     wj_code rc =
         fn(jv_string_value(text), text_len(text), NULL, &out, &len, &err);
     jv_free(text);
-    return text_result(name, rc, out, len, &err);
+    return text_result(func, rc, out, len, &err);
 }
 
-static jv wire_json_sorted0(const char *name, jv input, jv *args)
+static jv wire_json_sorted0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return render(name, input, wj_wire_json_sorted, 0);
+    return render(b->func, source(b, input), wj_wire_json_sorted);
 }
 
-static jv canonical_json0(const char *name, jv input, jv *args)
+static jv canonical_json0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return render(name, input, wj_canonical_json, 0);
+    return render(b->func, source(b, input), wj_canonical_json);
 }
 
 /* A string is a tool call's arguments text; any other value, JSON. */
-static jv canonical_arguments0(const char *name, jv input, jv *args)
+static jv canonical_arguments0(const builtin *b, jv input, jv *args)
 {
     (void)args;
     if (jv_get_kind(input) == JV_KIND_STRING)
-        return render(name, input, wj_canonical_arguments, 1);
-    return render(name, input, wj_canonical_json, 0);
+        return render(b->func, input, wj_canonical_arguments);
+    return render(b->func, json_text(input), wj_canonical_json);
 }
 
 /* --------------------------------------------------------------- digests */
@@ -248,57 +275,133 @@ static jv canonical_arguments0(const char *name, jv input, jv *args)
 typedef wj_code (*digest_fn)(const char *, size_t, const wj_alloc *,
                              char[WJ_DIGEST_HEX_SIZE], wj_error *);
 
-/* fn over the JSON text of input. */
-static jv digest(const char *name, jv input, digest_fn fn)
+/* fn over text (consumed), a string. */
+static jv digest(const char *func, jv text, digest_fn fn)
 {
-    jv text = json_text(input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
     wj_code rc = fn(jv_string_value(text), text_len(text), NULL, hex, &err);
     jv_free(text);
-    return digest_result(name, rc, hex, &err);
+    return digest_result(func, rc, hex, &err);
 }
 
-static jv data_digest0(const char *name, jv input, jv *args)
+static jv data_digest0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return digest(name, input, wj_data_digest);
+    return digest(b->func, source(b, input), wj_data_digest);
 }
 
-static jv message_digest_with(const char *name, jv input,
+static jv message_digest_with(const builtin *b, jv input,
                               const wj_name *ignored, size_t n_ignored)
 {
-    jv text = json_text(input);
+    jv text = source(b, input);
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_error err;
     wj_code rc = wj_message_digest(jv_string_value(text), text_len(text),
                                    ignored, n_ignored, NULL, hex, &err);
     jv_free(text);
-    return digest_result(name, rc, hex, &err);
+    return digest_result(b->func, rc, hex, &err);
 }
 
-static jv message_digest0(const char *name, jv input, jv *args)
+static jv message_digest0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return message_digest_with(name, input, NULL, 0);
+    return message_digest_with(b, input, NULL, 0);
 }
 
-static jv message_digest1(const char *name, jv input, jv *args)
+static jv message_digest1(const builtin *b, jv input, jv *args)
 {
-    return with_names(name, input, args[0],
+    return with_names(b, input, args[0],
                       "ignored members must be a string or an array of strings",
                       message_digest_with);
 }
 
-static jv messages_digest0(const char *name, jv input, jv *args)
+static jv messages_digest0(const builtin *b, jv input, jv *args)
 {
     (void)args;
-    return digest(name, input, wj_messages_digest);
+    return digest(b->func, source(b, input), wj_messages_digest);
+}
+
+/* --------------------------------------------------- the digest of prefixes */
+
+/*
+ * The error of prefix_digests when a prefix has no digest: what
+ * messages_digest says about the whole array (the first element it rejects
+ * is the one the conversation rejected), else the conversation's own.
+ */
+static jv prefix_error(const builtin *b, jv input, const wj_error *own)
+{
+    jv text = json_text(input);
+    char hex[WJ_DIGEST_HEX_SIZE];
+    wj_error err;
+    wj_code rc = wj_messages_digest(jv_string_value(text), text_len(text), NULL,
+                                    hex, &err);
+    jv_free(text);
+    if (rc != WJ_OK && rc != WJ_ERR_NOMEM)
+        return fail(b->func, &err);
+    return fail(b->func, own);
+}
+
+/* [messages_digest of .[:1], of .[:2], ...], in one pass: each message is
+ * pushed on the core's conversation object, whose digest is read after
+ * each push. */
+static jv prefix_digests0(const builtin *b, jv input, jv *args)
+{
+    wj_conversation *conv = NULL;
+    wj_error err = error_of(WJ_ERR_NOMEM, "out of memory");
+    jv out;
+    int n, k;
+    (void)args;
+    if (jv_get_kind(input) != JV_KIND_ARRAY)
+        return prefix_error(b, input, &err);
+    if (wj_conversation_new(NULL, &conv) != WJ_OK) {
+        jv_free(input);
+        return fail(b->func, &err);
+    }
+    n = jv_array_length(jv_copy(input));
+    out = jv_array_sized(n);
+    for (k = 0; k < n; k++) {
+        jv text = json_text(jv_array_get(jv_copy(input), k));
+        char hex[WJ_DIGEST_HEX_SIZE];
+        wj_code rc = wj_conversation_push(conv, jv_string_value(text),
+                                          text_len(text), &err);
+        jv_free(text);
+        if (rc == WJ_OK)
+            rc = wj_conversation_digest(conv, hex, &err);
+        if (rc != WJ_OK) {
+            wj_conversation_free(conv);
+            jv_free(out);
+            return prefix_error(b, input, &err);
+        }
+        out =
+            jv_array_append(out, jv_string_sized(hex, WJ_DIGEST_HEX_SIZE - 1));
+    }
+    wj_conversation_free(conv);
+    jv_free(input);
+    return out;
+}
+
+/* ------------------------------------------------------ validity of text */
+
+/* null when the text is valid input (SPEC §3), else the error message
+ * without a function name, as SQL's wirejson_error gives it. */
+static jv wirejson_error0(const builtin *b, jv input, jv *args)
+{
+    wj_error err;
+    wj_code rc =
+        wj_validate(jv_string_value(input), text_len(input), NULL, &err);
+    (void)args;
+    jv_free(input);
+    if (rc == WJ_OK)
+        return jv_null();
+    if (!wj_error_is_input(rc))
+        return fail(b->func, &err);
+    return error_text(NULL, &err);
 }
 
 /* ---------------------------------------------------- raw request bodies */
 
-static jv with_top_level2(const char *name, jv input, jv *args)
+static jv with_top_level2(const builtin *b, jv input, jv *args)
 {
     jv body, value;
     char *value_text = NULL, *out = NULL;
@@ -309,7 +412,7 @@ static jv with_top_level2(const char *name, jv input, jv *args)
         jv_free(input);
         jv_free(args[0]);
         jv_free(args[1]);
-        return fail_argument(name, "the member name must be a string");
+        return fail_argument(b->func, "the member name must be a string");
     }
     value = json_text(args[1]);
     rc = wj_wire_json(jv_string_value(value), text_len(value), NULL, 0, NULL,
@@ -318,7 +421,8 @@ static jv with_top_level2(const char *name, jv input, jv *args)
     if (rc != WJ_OK) {
         jv_free(input);
         jv_free(args[0]);
-        return fail(name, &err);
+        err.argument = "value";
+        return fail(b->func, &err);
     }
     body = body_text(input);
     rc = wj_with_top_level(jv_string_value(body), text_len(body),
@@ -327,10 +431,10 @@ static jv with_top_level2(const char *name, jv input, jv *args)
     wj_free(NULL, value_text);
     jv_free(body);
     jv_free(args[0]);
-    return text_result(name, rc, out, len, &err);
+    return text_result(b->func, rc, out, len, &err);
 }
 
-static jv tool_schemas1(const char *name, jv input, jv *args)
+static jv tool_schemas1(const builtin *b, jv input, jv *args)
 {
     name_list path;
     jv body, texts, result;
@@ -340,14 +444,15 @@ static jv tool_schemas1(const char *name, jv input, jv *args)
     wj_code rc;
     if (!names_init(&path, args[0])) {
         jv_free(input);
-        return fail_argument(name, "the path must be an array of member names");
+        return fail_argument(b->func,
+                             "the path must be an array of member names");
     }
     body = body_text(input);
     rc = wj_tool_schemas(jv_string_value(body), text_len(body), path.names,
                          path.n, NULL, &out, &len, &err);
     jv_free(body);
     names_free(&path);
-    texts = text_result(name, rc, out, len, &err);
+    texts = text_result(b->func, rc, out, len, &err);
     if (jv_get_kind(texts) != JV_KIND_STRING)
         return texts;
     result = jv_parse_sized(jv_string_value(texts), (int)text_len(texts));
@@ -355,7 +460,7 @@ static jv tool_schemas1(const char *name, jv input, jv *args)
     return result;
 }
 
-static jv encode_with_schemas1(const char *name, jv input, jv *args)
+static jv encode_with_schemas1(const builtin *b, jv input, jv *args)
 {
     jv body = body_text(input);
     jv texts = json_text(args[0]);
@@ -367,44 +472,35 @@ static jv encode_with_schemas1(const char *name, jv input, jv *args)
                                         NULL, &out, &len, &err);
     jv_free(body);
     jv_free(texts);
-    return text_result(name, rc, out, len, &err);
+    return text_result(b->func, rc, out, len, &err);
 }
 
 /* ------------------------------------------------------------- dispatch */
 
-static const struct builtin {
-    const char *name;
-    int nargs; /* arguments after the input */
-    builtin_fn run;
-} builtins[] = {
-    {"wire_json", 0, wire_json0},
-    {"wire_json", 1, wire_json1},
-    {"wire_json_sorted", 0, wire_json_sorted0},
-    {"canonical_json", 0, canonical_json0},
-    {"data_digest", 0, data_digest0},
-    {"message_digest", 0, message_digest0},
-    {"message_digest", 1, message_digest1},
-    {"messages_digest", 0, messages_digest0},
-    {"canonical_arguments", 0, canonical_arguments0},
-    {"with_top_level", 2, with_top_level2},
-    {"tool_schemas", 1, tool_schemas1},
-    {"encode_with_schemas", 1, encode_with_schemas1},
+static const builtin builtins[] = {
+    {"wire_json", "wire_json", 0, 0, wire_json0},
+    {"wire_json", "wire_json", 1, 0, wire_json1},
+    {"wire_json_sorted", "wire_json_sorted", 0, 0, wire_json_sorted0},
+    {"canonical_json", "canonical_json", 0, 0, canonical_json0},
+    {"data_digest", "data_digest", 0, 0, data_digest0},
+    {"message_digest", "message_digest", 0, 0, message_digest0},
+    {"message_digest", "message_digest", 1, 0, message_digest1},
+    {"messages_digest", "messages_digest", 0, 0, messages_digest0},
+    {"canonical_arguments", "canonical_arguments", 0, 0, canonical_arguments0},
+    {"with_top_level", "with_top_level", 2, 0, with_top_level2},
+    {"tool_schemas", "tool_schemas", 1, 0, tool_schemas1},
+    {"encode_with_schemas", "encode_with_schemas", 1, 0, encode_with_schemas1},
+    {"wire_json_text", "wire_json", 0, 1, wire_json0},
+    {"wire_json_text", "wire_json", 1, 1, wire_json1},
+    {"wire_json_sorted_text", "wire_json_sorted", 0, 1, wire_json_sorted0},
+    {"canonical_json_text", "canonical_json", 0, 1, canonical_json0},
+    {"data_digest_text", "data_digest", 0, 1, data_digest0},
+    {"message_digest_text", "message_digest", 0, 1, message_digest0},
+    {"message_digest_text", "message_digest", 1, 1, message_digest1},
+    {"messages_digest_text", "messages_digest", 0, 1, messages_digest0},
+    {"wirejson_error", "wirejson_error", 0, 1, wirejson_error0},
+    {"prefix_digests", "prefix_digests", 0, 0, prefix_digests0},
 };
-
-int wirejq_is_call(jv v)
-{
-    jv tag;
-    int is_call;
-    if (jv_get_kind(v) != JV_KIND_ARRAY || jv_array_length(jv_copy(v)) < 3)
-        return 0;
-    tag = jv_array_get(jv_copy(v), 0);
-    is_call =
-        jv_get_kind(tag) == JV_KIND_STRING &&
-        text_len(tag) == WIREJQ_CALL_TAG_LEN &&
-        memcmp(jv_string_value(tag), WIREJQ_CALL_TAG, WIREJQ_CALL_TAG_LEN) == 0;
-    jv_free(tag);
-    return is_call;
-}
 
 jv wirejq_run_call(jv call)
 {
@@ -412,19 +508,25 @@ jv wirejq_run_call(jv call)
     int nargs = jv_array_length(jv_copy(call)) - 3;
     size_t i;
     for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-        const struct builtin *b = &builtins[i];
+        const builtin *b = &builtins[i];
         jv args[MAX_ARGS];
+        jv input;
         int k;
         if (b->nargs != nargs || jv_get_kind(name) != JV_KIND_STRING ||
             strcmp(b->name, jv_string_value(name)) != 0)
             continue;
+        jv_free(name);
+        input = jv_array_get(jv_copy(call), 2);
+        if (b->text && jv_get_kind(input) != JV_KIND_STRING) {
+            jv_free(input);
+            jv_free(call);
+            return fail_argument(b->name,
+                                 "the input must be a string of JSON text");
+        }
         for (k = 0; k < nargs; k++)
             args[k] = jv_array_get(jv_copy(call), 3 + k);
-        {
-            jv input = jv_array_get(call, 2);
-            jv_free(name);
-            return b->run(b->name, input, args);
-        }
+        jv_free(call);
+        return b->run(b, input, args);
     }
     jv_free(name);
     jv_free(call);

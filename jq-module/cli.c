@@ -52,6 +52,13 @@ static void print_header(const wirejq_cli *cli, FILE *f)
             "  with_top_level($name; $value)         edit a raw body's member\n"
             "  tool_schemas($path)                   each tool's raw schema text\n"
             "  encode_with_schemas($texts)           tools spelled as on the wire\n"
+            "  wire_json_text, wire_json_text($data_members), wire_json_sorted_text,\n"
+            "  canonical_json_text, data_digest_text, message_digest_text,\n"
+            "  message_digest_text($ignored), messages_digest_text\n"
+            "                                        the same, on a string of JSON text\n"
+            "                                        read as SQL reads it\n"
+            "  wirejson_error                        null, or why a text is not valid\n"
+            "  prefix_digests                        messages_digest of each prefix\n"
             "\n"
             "Example:\n"
             "\n"
@@ -391,6 +398,7 @@ static int parse_option(wirejq_cli *cli, int argc, char **argv, int *i,
     if (is_option(text, 'h', "help", &nshort))
         usage_long(cli);
     if (is_option(text, 'V', "version", &nshort)) {
+        /* jq's "jq-1.6" form, with the library's version */
         printf("wirejq-%s\n", wj_version());
         return 0;
     }

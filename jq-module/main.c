@@ -28,6 +28,7 @@ enum { ST_FALSY = 11, ST_NO_OUTPUT = 14 };
 typedef struct run_state {
     wirejq_cli *cli;
     jq_state *jq;
+    wirejq_bridge *bridge;
     int dumpopts;
     int exact; /* set by halt/halt_error: the status is what it asked */
 } run_state;
@@ -74,6 +75,8 @@ static int process(run_state *st, jv value)
         if (options & OPT_UNBUFFERED)
             fflush(stdout);
     }
+    /* libjq's input helpers below want their own callback in place */
+    wirejq_bridge_settle(st->bridge);
     if (jq_halted(st->jq)) {
         jv code = jq_get_exit_code(st->jq);
         jv message = jq_get_error_message(st->jq);
@@ -210,6 +213,7 @@ static int run_inputs(run_state *st)
                                  (cli->options & OPT_SLURP) ? 1 : 0);
     jq_set_input_cb(st->jq, jq_util_input_next_input_cb, input);
     wirejq_bridge_install(&bridge, st->jq, &st->dumpopts);
+    st->bridge = &bridge;
 
     for (i = 0; i < cli->nfiles; i++)
         jq_util_input_add_input(input, cli->files[i]);
@@ -242,6 +246,7 @@ static int run_inputs(run_state *st)
     if (jq_util_input_errors(input) != 0)
         ret = 2;
     wirejq_bridge_clear(&bridge);
+    st->bridge = NULL;
     jq_set_input_cb(st->jq, NULL, NULL);
     jq_util_input_free(&input);
     return ret;
@@ -316,6 +321,7 @@ int main(int argc, char **argv)
     }
     wirejq_cli_free(&cli);
     jq_teardown(&st.jq);
+    wirejq_token_free();
     if (status >= 10 && (cli.options & OPT_EXIT_STATUS))
         return status - 10;
     if (status >= 10 && !st.exact)

@@ -1,30 +1,56 @@
 /*
- * prelude.c - splicing wirejson.jq into a program and mending its errors.
+ * prelude.c - the wirejson definitions as the start of ~/.jq, and compile
+ * errors mended to read as for the user's own ~/.jq.
  *
- * The splice point is found with a small scanner that knows just enough of
+ * The definitions go after the leading `module` directive and
+ * `import`/`include` directives of the user's ~/.jq, if it has any (jq
+ * wants those first), found with a small scanner that knows just enough of
  * jq's lexer (blanks, `#` comments, strings with `\(...)` interpolation,
- * brackets) to step over the program's leading directives, each of which
- * ends with a `;` outside any string or bracket.  When a directive does not
- * end, nothing is spliced: jq will reject the program before any builtin
- * matters, with its own messages.
+ * brackets) to step over them, each ending with a `;` outside any string or
+ * bracket.  When a directive does not end, nothing is added: jq rejects
+ * that ~/.jq anyway, with its own messages.  (jq 1.6 aborts on a ~/.jq
+ * with directives; wirejq does the same, as it is the same libjq.)
+ *
+ * Only the read that libjq makes of $HOME/.jq while wirejq_compile runs is
+ * changed; every other call of jv_load_file (modules, data files, -f,
+ * --slurpfile, modulemeta) is libjq's own.
  */
+#define _GNU_SOURCE
 #include "prelude.h"
 
+#include <dlfcn.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bridge.h"
 #include "module_text.h"
 
-/* The program as compiled: the source with the definitions at `at`. */
+extern char **environ;
+
+/* How wirejson.jq spells the token variable before it gets its name. */
+#define TOKEN_PLACEHOLDER "$__wirejson_call"
+
+/* The ~/.jq that libjq was given: the user's text with the definitions
+ * at `at`. */
 typedef struct spliced {
-    char *text;        /* NUL-terminated program handed to libjq */
-    size_t at;         /* offset of the definitions (same in the source) */
+    jv text;           /* as given to libjq; invalid when not (yet) read */
+    size_t at;         /* offset of the definitions (same in the user's) */
     size_t added;      /* their length; 0 when nothing was spliced */
     unsigned line;     /* 1-based line holding them */
     size_t line_start; /* offset of that line in text */
     size_t line_len;   /* its length in text, without the newline */
 } spliced;
+
+/* What wirejq_compile arranges for the read of ~/.jq. */
+static struct home_hook {
+    int active;         /* inside wirejq_compile */
+    char *path;         /* $HOME "/.jq", as libjq's builtins_bind builds it */
+    int with_user_file; /* 0 when HOME is unset: jq reads no ~/.jq then */
+    spliced home_jq;
+} hook;
 
 /* Deepest bracket/string nesting the scanner follows inside a directive. */
 #define MAX_NESTING 256
@@ -160,22 +186,58 @@ static size_t splice_point(const char *s, int *ok)
     }
 }
 
-static int splice(const char *source, spliced *out)
+/* The definitions with the token variable's real name; built once. */
+static const char *definitions(void)
 {
+    static char *defs;
+    const char *name, *p, *hit;
+    size_t n = 0, name_len;
+    char *out;
+    if (defs != NULL)
+        return defs;
+    name = wirejq_token_name();
+    name_len = strlen(name);
+    for (p = wirejq_module_text; (hit = strstr(p, TOKEN_PLACEHOLDER)) != NULL;
+         p = hit + 1)
+        n++;
+    defs = malloc(strlen(wirejq_module_text) +
+                  n * (name_len + 1 - (sizeof(TOKEN_PLACEHOLDER) - 1)) + 1);
+    if (defs == NULL)
+        return NULL;
+    out = defs;
+    for (p = wirejq_module_text; (hit = strstr(p, TOKEN_PLACEHOLDER)) != NULL;
+         p = hit + sizeof(TOKEN_PLACEHOLDER) - 1) {
+        memcpy(out, p, (size_t)(hit - p));
+        out += hit - p;
+        *out++ = '$';
+        memcpy(out, name, name_len);
+        out += name_len;
+    }
+    strcpy(out, p);
+    return defs;
+}
+
+/*
+ * user (consumed, a string) with the definitions spliced in, recorded in
+ * *out for mending messages.  libjq reads ~/.jq as a C string, so the
+ * scanner and the splice stop where it stops, at a NUL.
+ */
+static jv splice(jv user, const char *defs, spliced *out)
+{
+    const char *source = jv_string_value(user);
     size_t len = strlen(source);
     size_t i;
     int ok;
+    jv text;
     memset(out, 0, sizeof(*out));
     out->at = splice_point(source, &ok);
-    out->added = ok ? strlen(wirejq_module_text) : 0;
-    out->text = malloc(len + out->added + 1);
-    if (out->text == NULL)
-        return -1;
-    memcpy(out->text, source, out->at);
-    memcpy(out->text + out->at, wirejq_module_text, out->added);
-    memcpy(out->text + out->at + out->added, source + out->at,
-           len - out->at + 1);
+    out->added = ok ? strlen(defs) : 0;
+    text = jv_string_sized(source, (int)out->at);
+    text = jv_string_append_buf(text, defs, (int)out->added);
+    text = jv_string_append_buf(text, source + out->at, (int)(len - out->at));
+    jv_free(user);
 
+    source = jv_string_value(text);
     out->line = 1;
     for (i = 0; i < out->at; i++) {
         if (source[i] == '\n') {
@@ -183,19 +245,62 @@ static int splice(const char *source, spliced *out)
             out->line_start = i + 1;
         }
     }
-    for (i = out->at; source[i] != '\0' && source[i] != '\n'; i++)
+    for (i = out->at + out->added; source[i] != '\0' && source[i] != '\n'; i++)
         ;
-    out->line_len = i - out->line_start + out->added;
-    return 0;
+    out->line_len = i - out->line_start;
+    out->text = jv_copy(text);
+    return text;
+}
+
+typedef jv (*load_file_fn)(const char *, int);
+
+/* libjq's own jv_load_file, the one this file's definition stands in for. */
+static load_file_fn libjq_load_file(void)
+{
+    static load_file_fn real;
+    if (real == NULL) {
+        void *sym = dlsym(RTLD_NEXT, "jv_load_file");
+        if (sym == NULL) {
+            fprintf(stderr, "wirejq: error: libjq's jv_load_file not found\n");
+            exit(2);
+        }
+        memcpy(&real, &sym, sizeof(real));
+    }
+    return real;
 }
 
 /*
- * The line number that a libjq location message names for the top-level
- * program: its first line ends " at <top-level>, line N:".  0 if none.
+ * jv_load_file as libjq has it, except for the read of $HOME/.jq during
+ * wirejq_compile: that gives the wirejson definitions, then the user's
+ * ~/.jq if it could be read (jq ignores one that cannot be).
  */
-static unsigned top_level_line(const char *m, size_t head_len)
+__attribute__((visibility("default"))) jv jv_load_file(const char *name,
+                                                       int raw)
 {
-    static const char marker[] = " at <top-level>, line ";
+    jv user;
+    const char *defs;
+    if (!hook.active || !raw || hook.path == NULL ||
+        strcmp(name, hook.path) != 0 || jv_is_valid(hook.home_jq.text))
+        return libjq_load_file()(name, raw);
+    defs = definitions();
+    if (defs == NULL)
+        return jv_invalid_with_msg(jv_string("out of memory"));
+    user = hook.with_user_file ? libjq_load_file()(name, 1) : jv_invalid();
+    if (jv_get_kind(user) != JV_KIND_STRING) {
+        jv_free(user);
+        user = jv_string("");
+    }
+    return splice(user, defs, &hook.home_jq);
+}
+
+/*
+ * The line number that a libjq location message names in ~/.jq (which
+ * libjq calls "<builtin>"): its first line ends " at <builtin>, line N:".
+ * 0 if none.
+ */
+static unsigned home_jq_line(const char *m, size_t head_len)
+{
+    static const char marker[] = " at <builtin>, line ";
     size_t end = head_len;
     size_t digits;
     unsigned long n = 0;
@@ -218,19 +323,21 @@ static unsigned top_level_line(const char *m, size_t head_len)
 }
 
 /*
- * msg as it reads for the source: a location message shows the program
- * line, then one space per column up to the fault; on the spliced line
- * both lose the definitions.
+ * msg as it reads for the user's ~/.jq: a location message shows the line,
+ * then one space per column up to the fault; on the spliced line both lose
+ * the definitions.
  */
 static jv mend_message(const spliced *p, jv msg)
 {
     const char *m;
     const char *nl;
     const char *tail;
+    const char *text;
     size_t len, head_len, tail_len, pad, col, k;
     jv fixed;
     if (p->added == 0 || jv_get_kind(msg) != JV_KIND_STRING)
         return msg;
+    text = jv_string_value(p->text);
     m = jv_string_value(msg);
     len = (size_t)jv_string_length_bytes(jv_copy(msg));
     for (nl = m + len; nl > m && nl[-1] != '\n'; nl--)
@@ -238,12 +345,12 @@ static jv mend_message(const spliced *p, jv msg)
     if (nl == m)
         return msg;
     head_len = (size_t)(nl - 1 - m);
-    if (top_level_line(m, head_len) != p->line)
+    if (home_jq_line(m, head_len) != p->line)
         return msg;
     tail = nl;
     tail_len = len - (size_t)(nl - m);
     if (tail_len < p->line_len ||
-        memcmp(tail, p->text + p->line_start, p->line_len) != 0)
+        memcmp(tail, text + p->line_start, p->line_len) != 0)
         return msg;
     pad = tail_len - p->line_len;
     for (k = 0; k < pad; k++) {
@@ -257,8 +364,8 @@ static jv mend_message(const spliced *p, jv msg)
         pad = col;
 
     fixed = jv_string_sized(m, (int)(head_len + 1));
-    fixed = jv_string_append_buf(fixed, p->text + p->line_start, (int)col);
-    fixed = jv_string_append_buf(fixed, p->text + p->at + p->added,
+    fixed = jv_string_append_buf(fixed, text + p->line_start, (int)col);
+    fixed = jv_string_append_buf(fixed, text + p->at + p->added,
                                  (int)(p->line_len - col - p->added));
     for (k = 0; k < pad; k++)
         fixed = jv_string_append_buf(fixed, " ", 1);
@@ -267,7 +374,6 @@ static jv mend_message(const spliced *p, jv msg)
 }
 
 typedef struct compile_ctx {
-    const spliced *program;
     wirejq_report_fn report;
     void *data;
 } compile_ctx;
@@ -275,30 +381,103 @@ typedef struct compile_ctx {
 static void on_compile_error(void *data, jv msg)
 {
     compile_ctx *ctx = data;
-    ctx->report(ctx->data, mend_message(ctx->program, msg));
+    if (jv_is_valid(hook.home_jq.text))
+        msg = mend_message(&hook.home_jq, msg);
+    ctx->report(ctx->data, msg);
+}
+
+/*
+ * With HOME unset, jq 1.6 reads no ~/.jq, so for libjq to read the
+ * definitions HOME must be set while it compiles: environ becomes
+ * "HOME=dir", the real entries, then "HOME".  getenv takes the first
+ * HOME, and $ENV, which libjq builds from environ in order, deletes HOME
+ * again at the entry without '=', as jq's $ENV lacks it.  dir is the home
+ * directory that jq would put for "~" in search paths then (the password
+ * database's).  Returns the array to free after restoring environ, or
+ * NULL.
+ */
+static char **environ_with_home(char **saved, char **entry)
+{
+    struct passwd *pw = getpwuid(getuid());
+    const char *dir = pw != NULL && pw->pw_dir != NULL ? pw->pw_dir : "";
+    size_t n = 0, k;
+    char **env;
+    while (saved != NULL && saved[n] != NULL)
+        n++;
+    env = malloc((n + 3) * sizeof(*env));
+    *entry = malloc(strlen(dir) + sizeof("HOME="));
+    if (env == NULL || *entry == NULL) {
+        free(env);
+        free(*entry);
+        *entry = NULL;
+        return NULL;
+    }
+    strcpy(*entry, "HOME=");
+    strcat(*entry, dir);
+    env[0] = *entry;
+    for (k = 0; k < n; k++)
+        env[k + 1] = saved[k];
+    env[n + 1] = (char *)"HOME";
+    env[n + 2] = NULL;
+    return env;
 }
 
 int wirejq_compile(jq_state *jq, const char *source, jv args,
                    wirejq_report_fn report, void *data)
 {
-    spliced program;
     compile_ctx ctx;
     jq_msg_cb saved_cb;
     void *saved_data;
+    char **saved_environ = environ, **env = NULL, *home_entry = NULL;
+    const char *home = getenv("HOME");
     int compiled;
-    if (splice(source, &program) != 0) {
+
+    if (definitions() == NULL) {
         jv_free(args);
         report(data, jv_string("jq: error: out of memory"));
         return 0;
     }
-    ctx.program = &program;
+    if (home == NULL) {
+        env = environ_with_home(saved_environ, &home_entry);
+        if (env == NULL) {
+            jv_free(args);
+            report(data, jv_string("jq: error: out of memory"));
+            return 0;
+        }
+        home = home_entry + sizeof("HOME=") - 1;
+    }
+    hook.path = malloc(strlen(home) + sizeof("/.jq"));
+    if (hook.path == NULL) {
+        free(env);
+        free(home_entry);
+        jv_free(args);
+        report(data, jv_string("jq: error: out of memory"));
+        return 0;
+    }
+    strcpy(hook.path, home);
+    strcat(hook.path, "/.jq");
+    hook.with_user_file = env == NULL;
+    hook.home_jq.text = jv_invalid();
+    hook.active = 1;
+    if (env != NULL)
+        environ = env;
+
+    args = jv_object_set(args, jv_string(wirejq_token_name()), wirejq_token());
     ctx.report = report;
     ctx.data = data;
     jq_get_error_cb(jq, &saved_cb, &saved_data);
     jq_set_error_cb(jq, on_compile_error, &ctx);
-    compiled = jq_compile_args(jq, program.text, args);
+    compiled = jq_compile_args(jq, source, args);
     jq_set_error_cb(jq, saved_cb, saved_data);
-    free(program.text);
+
+    environ = saved_environ;
+    hook.active = 0;
+    jv_free(hook.home_jq.text);
+    hook.home_jq.text = jv_invalid();
+    free(hook.path);
+    hook.path = NULL;
+    free(env);
+    free(home_entry);
     return compiled;
 }
 

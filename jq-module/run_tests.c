@@ -12,6 +12,7 @@
 #include "prelude.h"
 
 typedef struct runner {
+    wirejq_bridge *bridge;
     FILE *in;
     char *line; /* the line just read, without its newline */
     size_t cap;
@@ -161,6 +162,7 @@ static void run_test(runner *r)
     }
     jq_start(r->jq, input, 0);
     r->passed += compare_outputs(r, program);
+    wirejq_bridge_settle(r->bridge);
     free(program);
 }
 
@@ -187,6 +189,7 @@ int wirejq_run_tests(const char *path, jv lib_dirs)
     }
     jq_set_attr(r.jq, jv_string("JQ_LIBRARY_PATH"), lib_dirs);
     wirejq_bridge_install(&bridge, r.jq, NULL);
+    r.bridge = &bridge;
 
     while (next_line(&r)) {
         if (is_blank(r.line))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The demo: installs what is missing, builds, and runs real queries over the
-# bundled sample of logged chat-completions requests.
+# The demo: installs only what it needs (tools/install-deps.sh demo), builds
+# the SQLite extension and wirejq without the tests, and runs real queries
+# over the bundled sample of logged chat-completions requests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/install-deps.sh
-bash tools/build.sh build
+bash tools/install-deps.sh demo
+bash tools/build.sh build -DWIREJSON_TESTS=OFF
 bash demo/run.sh build

@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
-# Every test: installs what is missing, builds (the Python module too), runs
-# the whole ctest suite, its valgrind memcheck runs, the same suite again
-# under AddressSanitizer + UndefinedBehaviorSanitizer, and each libFuzzer
-# target for a bounded time.
+# Every test: installs what is missing (tools/install-deps.sh test), builds
+# everything with the tests (the Python module too), runs the whole ctest
+# suite, its valgrind memcheck runs, the same suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and each libFuzzer target
+# for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/install-deps.sh
+bash tools/install-deps.sh test
 for dir in tests/*/; do
   if [ -f "$dir/package-lock.json" ]; then
     npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
   fi
 done
 
-bash tools/build.sh build -DWIREJSON_PYTHON=ON
+everything=(-DWIREJSON_TESTS=ON -DWIREJSON_SQLITE=ON -DWIREJSON_JQ=ON
+            -DWIREJSON_PYTHON=ON)
+bash tools/build.sh build "${everything[@]}"
 (cd build && ctest --output-on-failure -j2 -LE valgrind)
 (cd build && ctest --output-on-failure -j2 -L valgrind)
 
 bash tools/build.sh build-asan -DWIREJSON_SANITIZE=address,undefined \
-  -DCMAKE_BUILD_TYPE=Debug
+  -DCMAKE_BUILD_TYPE=Debug "${everything[@]}"
 (cd build-asan && ctest --output-on-failure -j2 -LE no-sanitize)
 
 bash tools/fuzz.sh

@@ -2,13 +2,16 @@
 """Runs the compatibility corpus through the stock jq and through wirejq.
 
 Each case (see compat/cases.txt) must give the same stdout, the same stderr
-once "wirejq" is read as "jq", and the same exit status.  Both programs run
-in tests/jq/compat with HOME set to an empty folder (so no ~/.jq applies)
-and with argv[0] set to their bare names, as when found on PATH.
+once the program name "wirejq" is read as "jq", and the same exit status.
+Both programs run in tests/jq/compat with HOME set to an empty folder (so no
+~/.jq applies) and with argv[0] set to their bare names, as when found on
+PATH.  A case may start with environment words: NAME=VALUE sets NAME (for
+HOME, VALUE is a folder of tests/jq/compat/homes), unset=NAME removes it.
 
 usage: compat.py WIREJQ [JQ]     (JQ defaults to /usr/bin/jq)
 """
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -48,6 +51,26 @@ def read_cases(path):
     return cases
 
 
+# "wirejq" where it names the program, not inside a path such as a build
+# folder's
+PROGRAM_NAME = re.compile(rb"(?<![/\w.-])wirejq(?![/\w.-])")
+
+
+def case_env(base, args):
+    """The environment and the jq arguments of a case."""
+    env = dict(base)
+    while args and re.match(r"^(unset=[A-Z_]+|[A-Z_]+=.*)$", args[0]):
+        word = args.pop(0)
+        if word.startswith("unset="):
+            env.pop(word[len("unset="):], None)
+            continue
+        name, value = word.split("=", 1)
+        if name == "HOME":
+            value = os.path.join(HERE, "compat", "homes", value)
+        env[name] = value
+    return env, args
+
+
 def run(name, exe, args, stdin, env):
     p = subprocess.run([name] + args, executable=exe, input=stdin, cwd=os.path.join(HERE, "compat"),
                        env=env, capture_output=True, timeout=30)
@@ -64,15 +87,16 @@ def main():
         for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
             if name in os.environ:
                 env[name] = os.environ[name]
-        for lineno, args, stdin in cases:
-            want = run("jq", jq, args, stdin, env)
-            got = run("wirejq", wirejq, args, stdin, env)
-            got = (got[0], got[1].replace(b"wirejq", b"jq"), got[2])
+        for lineno, words, stdin in cases:
+            case, args = case_env(env, list(words))
+            want = run("jq", jq, args, stdin, case)
+            got = run("wirejq", wirejq, args, stdin, case)
+            got = (got[0], PROGRAM_NAME.sub(b"jq", got[1]), got[2])
             if got == want:
                 passed += 1
                 continue
             failed += 1
-            print(f"FAIL cases.txt:{lineno}: jq {shlex.join(args)}")
+            print(f"FAIL cases.txt:{lineno}: jq {shlex.join(words)}")
             for label, w, g in zip(("stdout", "stderr", "status"), want, got):
                 if w != g:
                     print(f"  {label}: jq     {w!r}")

@@ -7,6 +7,11 @@ gives in SQL: the same text (a digest, a rendering, a raw body), null, or
 an error with the same message.  The input is given to the builtin as a jq
 value for the value functions and as a string for the raw-body ones.
 
+Then every such case of a function with a text form (wire_json_text, ...,
+wirejson_error) runs again through that form, with the SQL text as a jq
+string: there nothing is skipped for jq's sake (the text form reads the
+bytes as SQL does), and results and messages must be exactly SQL's.
+
 Skipped: other SQL, `int:` expectations, inputs that jq 1.6 cannot hold
 as the SQL functions read them (not JSON to Python's strict parser, a
 duplicate member name, a lone surrogate, a number beyond the doubles,
@@ -96,6 +101,77 @@ def jq_can_hold(text):
     return depth(value) <= 256
 
 
+# SQL function -> wirejq's text form
+TEXT_FORMS = {"wire_json": "wire_json_text", "wire_json_sorted": "wire_json_sorted_text",
+              "canonical_json": "canonical_json_text", "data_digest": "data_digest_text",
+              "message_digest": "message_digest_text", "messages_digest": "messages_digest_text",
+              "wirejson_error": "wirejson_error"}
+
+# one wirejq run for all text-form cases: each input line is
+# {"fn": text form, "input": the SQL text, "names": [...] or null}
+TEXT_PROGRAM = """
+. as $c | $c.input | try (
+  if $c.names == null then
+    if $c.fn == "wire_json_text" then wire_json_text
+    elif $c.fn == "wire_json_sorted_text" then wire_json_sorted_text
+    elif $c.fn == "canonical_json_text" then canonical_json_text
+    elif $c.fn == "data_digest_text" then data_digest_text
+    elif $c.fn == "message_digest_text" then message_digest_text
+    elif $c.fn == "messages_digest_text" then messages_digest_text
+    elif $c.fn == "wirejson_error" then wirejson_error
+    else error("no such case") end
+  elif $c.fn == "wire_json_text" then wire_json_text($c.names)
+  elif $c.fn == "message_digest_text" then message_digest_text($c.names)
+  else error("no such case") end
+  | ["ok", .]) catch ["error", .]
+"""
+
+
+def expectation_met(expect, kind, got):
+    if expect.startswith("text: "):
+        return kind == "ok" and got == expect[len("text: "):]
+    if expect == "null":
+        return kind == "ok" and got is None
+    if expect.startswith("error= "):
+        return kind == "error" and got == expect[len("error= "):]
+    if expect.startswith("error: "):
+        return kind == "error" and isinstance(got, str) and got.startswith(expect[len("error: "):])
+    return kind == "error" and isinstance(got, str) and expect[len("error~ "):] in got
+
+
+def text_form_cases(exe, cases_path):
+    """The SQL cases of the functions with a text form, through that form."""
+    runs = []
+    for cid, sql, expect in read_cases(cases_path):
+        m = CALL.match(sql[0]) if len(sql) == 1 else None
+        args = parse_args(m.group(2)) if m else None
+        if not args or m.group(1) not in TEXT_FORMS or expect.startswith("int: "):
+            continue
+        if not isinstance(args[0], str) or not all(a is None or isinstance(a, str) for a in args[1:]):
+            continue
+        fn = TEXT_FORMS[m.group(1)]
+        rest = args[1:]
+        if rest and fn not in ("wire_json_text", "message_digest_text"):
+            continue
+        runs.append((cid, expect, {"fn": fn, "input": args[0], "names": rest if rest else None}))
+    stdin = "".join(json.dumps(c) + "\n" for _, _, c in runs)
+    p = subprocess.run([exe, "-c", TEXT_PROGRAM], input=stdin, capture_output=True,
+                       text=True, timeout=120)
+    results = [json.loads(line) for line in p.stdout.splitlines()]
+    passed = failed = 0
+    if p.returncode != 0 or len(results) != len(runs):
+        print(f"FAIL text forms: wirejq exited {p.returncode} with {len(results)} of "
+              f"{len(runs)} results: {p.stderr.strip()}")
+        return 0, 1
+    for (cid, expect, case), (kind, got) in zip(runs, results):
+        if expectation_met(expect, kind, got):
+            passed += 1
+        else:
+            failed += 1
+            print(f"FAIL {cid} via {case['fn']}: SQL says {expect!r}, wirejq gives {kind} {got!r}")
+    return passed, failed
+
+
 def wirejq(exe, program, stdin=None, args=()):
     p = subprocess.run([exe, "-c"] + list(args) + [program], input=stdin,
                        capture_output=True, text=True, timeout=30)
@@ -183,8 +259,10 @@ def main():
         else:
             failed += 1
             print(f"FAIL {cid}: SQL says {expect!r}, wirejq gives {kind} {got!r}")
-    print(f"{passed} passed, {failed} failed, {skipped} skipped")
-    return 1 if failed or passed < 50 else 0
+    print(f"value forms: {passed} passed, {failed} failed, {skipped} skipped")
+    text_passed, text_failed = text_form_cases(exe, cases_path)
+    print(f"text forms: {text_passed} passed, {text_failed} failed")
+    return 1 if failed or text_failed or passed < 50 or text_passed < 150 else 0
 
 
 if __name__ == "__main__":

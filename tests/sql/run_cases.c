@@ -40,6 +40,7 @@ struct sql_case {
     char *sql;          /* the SQL lines joined with '\n' (malloc'd) */
     size_t sql_len;
     const char *xfail;  /* NULL, or the reason */
+    const char *valgrind; /* NULL, or why the value is unchecked there */
     long limit_length;  /* -1: SQLite's default */
     enum expect kind;
     const char *value;  /* expected text or error message */
@@ -55,7 +56,13 @@ struct result {
     long long int_value;
 };
 
-static int n_passed, n_failed, n_skipped;
+static int n_passed, n_failed, n_skipped, n_unchecked;
+
+/* Set (WIREJSON_VALGRIND in the environment) when the run is under
+ * valgrind, whose x87 emulation computes long double as double: SQLite
+ * 3.40 reads REAL literals in long double, so a case marked "valgrind:"
+ * runs (under memcheck) without its value being compared. */
+static int under_valgrind;
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -123,6 +130,12 @@ static int read_expectation(struct sql_case *c, const char *line)
         c->xfail = line + 6;
         while (*c->xfail == ' ')
             c->xfail++;
+        return 0;
+    }
+    if (starts_with(line, "valgrind:")) {
+        c->valgrind = line + 9;
+        while (*c->valgrind == ' ')
+            c->valgrind++;
         return 0;
     }
     if (starts_with(line, "limit_length: ")) {
@@ -426,7 +439,9 @@ static void check_case(const struct sql_case *c, const char *findings,
 
     run_case(c, &r);
     ok = result_matches(c, &r);
-    if (c->xfail) {
+    if (c->valgrind && under_valgrind) {
+        n_unchecked++;
+    } else if (c->xfail) {
         if (!mentions_id(findings, c->id)) {
             printf("FAIL %s: marked xfail but not listed in FINDINGS.md\n", c->id);
             n_failed++;
@@ -477,6 +492,7 @@ int main(int argc, char **argv)
     const char *file_name;
     size_t len;
 
+    under_valgrind = getenv("WIREJSON_VALGRIND") != NULL;
     if (argc != 2) {
         fprintf(stderr, "usage: %s PATH/TO/cases.txt\n", argv[0]);
         return 2;
@@ -514,6 +530,10 @@ int main(int argc, char **argv)
     }
     if (n_skipped)
         printf("%d expected failures, listed in FINDINGS.md\n", n_skipped);
+    if (n_unchecked)
+        printf("%d cases run under valgrind without checking their value "
+               "(marked valgrind:)\n",
+               n_unchecked);
     printf("%d passed, %d failed, %d skipped\n", n_passed, n_failed, n_skipped);
     free(cases);
     free(text);

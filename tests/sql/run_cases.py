@@ -59,6 +59,8 @@ def parse_cases(path):
         if line.startswith("limit_length: "):
             current.limit_length = int(line[len("limit_length: "):])
             continue
+        if line.startswith("valgrind:"):
+            continue  # only the C runner under valgrind reads it
         if line.startswith("text: ") or line == "text:":
             current.kind, current.value = "text", line[6:]
         elif line.startswith("int: "):

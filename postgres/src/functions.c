@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * functions.c - the scalar SQL functions of the extension (SPEC §8, §13):
+ * each converts its arguments (args.c), calls the core and returns its
+ * result or raises its error (errors.c).
+ *
+ *   CREATE EXTENSION wirejson;
+ *   SELECT wire_json('{"b":1,"a":2}');                        -- {"a":2,"b":1}
+ *   SELECT data_digest('{"a":1.0}') = data_digest('{"a":1}'::jsonb);  -- t
+ */
+#include "wirejson_pg.h"
+
+#include "utils/builtins.h"
+
+PG_MODULE_MAGIC;
+
+/* A rendering of argument 0 with the names of the VARIADIC argument 1 (the
+ * functions without names ignore them). */
+typedef wj_code (*render_fn)(const char *json, size_t len, const wj_name *names,
+                             size_t n_names, const wj_alloc *alloc, char **out,
+                             size_t *out_len, wj_error *err);
+
+static Datum render(FunctionCallInfo fcinfo, const char *func, render_fn fn)
+{
+    const char *json;
+    size_t len, n_names, out_len = 0;
+    wj_name *names;
+    char *out = NULL;
+    wj_error err;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    wjpg_arg_names(fcinfo, 1, &names, &n_names);
+    rc = fn(json, len, names, n_names, &wjpg_current_alloc, &out, &out_len,
+            &err);
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
+}
+
+static wj_code render_sorted(const char *json, size_t len, const wj_name *names,
+                             size_t n_names, const wj_alloc *alloc, char **out,
+                             size_t *out_len, wj_error *err)
+{
+    (void)names;
+    (void)n_names;
+    return wj_wire_json_sorted(json, len, alloc, out, out_len, err);
+}
+
+static wj_code render_canonical(const char *json, size_t len,
+                                const wj_name *names, size_t n_names,
+                                const wj_alloc *alloc, char **out,
+                                size_t *out_len, wj_error *err)
+{
+    (void)names;
+    (void)n_names;
+    return wj_canonical_json(json, len, alloc, out, out_len, err);
+}
+
+/* A digest of argument 0, with the names of argument 1 where it has them. */
+typedef wj_code (*digest_fn)(const char *json, size_t len, const wj_name *names,
+                             size_t n_names, const wj_alloc *alloc,
+                             char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
+
+static Datum digest(FunctionCallInfo fcinfo, const char *func, digest_fn fn)
+{
+    const char *json;
+    size_t len, n_names;
+    wj_name *names;
+    char hex[WJ_DIGEST_HEX_SIZE];
+    wj_error err;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    wjpg_arg_names(fcinfo, 1, &names, &n_names);
+    rc = fn(json, len, names, n_names, &wjpg_current_alloc, hex, &err);
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(hex, WJ_DIGEST_HEX_SIZE - 1));
+}
+
+static wj_code digest_data(const char *json, size_t len, const wj_name *names,
+                           size_t n_names, const wj_alloc *alloc,
+                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+{
+    (void)names;
+    (void)n_names;
+    return wj_data_digest(json, len, alloc, hex, err);
+}
+
+static wj_code digest_messages(const char *json, size_t len,
+                               const wj_name *names, size_t n_names,
+                               const wj_alloc *alloc,
+                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+{
+    (void)names;
+    (void)n_names;
+    return wj_messages_digest(json, len, alloc, hex, err);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_wire_json);
+Datum wirejson_wire_json(PG_FUNCTION_ARGS)
+{
+    return render(fcinfo, "wire_json", wj_wire_json);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_wire_json_sorted);
+Datum wirejson_wire_json_sorted(PG_FUNCTION_ARGS)
+{
+    return render(fcinfo, "wire_json_sorted", render_sorted);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_canonical_json);
+Datum wirejson_canonical_json(PG_FUNCTION_ARGS)
+{
+    return render(fcinfo, "canonical_json", render_canonical);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_data_digest);
+Datum wirejson_data_digest(PG_FUNCTION_ARGS)
+{
+    return digest(fcinfo, "data_digest", digest_data);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_message_digest);
+Datum wirejson_message_digest(PG_FUNCTION_ARGS)
+{
+    return digest(fcinfo, "message_digest", wj_message_digest);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_messages_digest);
+Datum wirejson_messages_digest(PG_FUNCTION_ARGS)
+{
+    return digest(fcinfo, "messages_digest", digest_messages);
+}
+
+/* The arguments text of a tool call.  text and json: the text itself.  A
+ * jsonb string (what ->'arguments' gives): its content, as ->> would give
+ * it and as wirejq reads a string; any other jsonb value: its canonical
+ * JSON, which is what the function gives for JSON text that is valid. */
+PG_FUNCTION_INFO_V1(wirejson_canonical_arguments);
+Datum wirejson_canonical_arguments(PG_FUNCTION_ARGS)
+{
+    static const char func[] = "canonical_arguments";
+    const char *json;
+    size_t len, out_len = 0;
+    char *out = NULL;
+    wj_error err;
+    wj_code rc;
+
+    if (!wjpg_arg_jsonb_string(fcinfo, 0, &json, &len))
+        wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    rc = wj_canonical_arguments(json, len, &wjpg_current_alloc, &out, &out_len,
+                                &err);
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
+}
+
+/* NULL when nothing is replaced (SPEC §7). */
+PG_FUNCTION_INFO_V1(wirejson_with_top_level);
+Datum wirejson_with_top_level(PG_FUNCTION_ARGS)
+{
+    static const char func[] = "with_top_level";
+    const char *body, *value;
+    size_t len, value_len, out_len = 0;
+    text *name = PG_GETARG_TEXT_PP(1);
+    char *out = NULL;
+    wj_error err;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &body, &len);
+    wjpg_arg_value(fcinfo, 2, func, &value, &value_len);
+    rc = wj_with_top_level(body, len, VARDATA_ANY(name),
+                           VARSIZE_ANY_EXHDR(name), value, value_len,
+                           &wjpg_current_alloc, &out, &out_len, &err);
+    /* The body's own input errors give NULL; the input errors returned are
+     * the value's (wirejson.h), and say so, as in SQLite. */
+    if (wj_error_is_input(rc))
+        err.argument = "value";
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    if (!out)
+        PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
+}
+
+/* A json array of the tools' raw texts; NULL without a tools array. */
+PG_FUNCTION_INFO_V1(wirejson_tool_schemas);
+Datum wirejson_tool_schemas(PG_FUNCTION_ARGS)
+{
+    static const char func[] = "tool_schemas";
+    const char *body;
+    size_t len, n_path, out_len = 0;
+    wj_name *path;
+    char *out = NULL;
+    wj_error err;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &body, &len);
+    wjpg_arg_names(fcinfo, 1, &path, &n_path);
+    rc = wj_tool_schemas(body, len, path, n_path, &wjpg_current_alloc, &out,
+                         &out_len, &err);
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    if (!out)
+        PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
+}
+
+PG_FUNCTION_INFO_V1(wirejson_encode_with_schemas);
+Datum wirejson_encode_with_schemas(PG_FUNCTION_ARGS)
+{
+    static const char func[] = "encode_with_schemas";
+    const char *body, *texts;
+    size_t len, texts_len, out_len = 0;
+    char *out = NULL;
+    wj_error err;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &body, &len);
+    wjpg_arg_doc(fcinfo, 1, func, &texts, &texts_len);
+    rc = wj_encode_with_schemas(body, len, texts, texts_len,
+                                &wjpg_current_alloc, &out, &out_len, &err);
+    if (rc != WJ_OK)
+        wjpg_raise(rc, &err, func);
+    if (!out)
+        PG_RETURN_NULL();
+    PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
+}
+
+/* Validates argument 0: true when valid; false with *err filled for an input
+ * error; any other failure is raised. */
+static bool validate(FunctionCallInfo fcinfo, const char *func, wj_error *err)
+{
+    const char *json;
+    size_t len;
+    wj_code rc;
+
+    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    rc = wj_validate(json, len, &wjpg_current_alloc, err);
+    if (rc == WJ_OK)
+        return true;
+    if (!wj_error_is_input(rc))
+        wjpg_raise(rc, err, func);
+    return false;
+}
+
+/* NULL for valid input, else the message without a function name:
+ * "malformed JSON at byte 7: duplicate member name". */
+PG_FUNCTION_INFO_V1(wirejson_error);
+Datum wirejson_error(PG_FUNCTION_ARGS)
+{
+    wj_error err;
+    char msg[256];
+    size_t need;
+
+    if (validate(fcinfo, "wirejson_error", &err))
+        PG_RETURN_NULL();
+    need = wj_error_format(&err, NULL, msg, sizeof msg);
+    if (need >= sizeof msg) {
+        char *big = palloc(need + 1);
+        wj_error_format(&err, NULL, big, need + 1);
+        PG_RETURN_TEXT_P(cstring_to_text_with_len(big, (int)need));
+    }
+    PG_RETURN_TEXT_P(cstring_to_text_with_len(msg, (int)need));
+}
+
+/* NULL for valid input, else the 0-based byte offset of the error. */
+PG_FUNCTION_INFO_V1(wirejson_error_position);
+Datum wirejson_error_position(PG_FUNCTION_ARGS)
+{
+    wj_error err;
+
+    if (validate(fcinfo, "wirejson_error_position", &err))
+        PG_RETURN_NULL();
+    /* Inputs are at most 1 GB here, so the offset fits. */
+    PG_RETURN_INT32((int32)err.offset);
+}
+
+PG_FUNCTION_INFO_V1(wirejson_version);
+Datum wirejson_version(PG_FUNCTION_ARGS)
+{
+    (void)fcinfo;
+    PG_RETURN_TEXT_P(cstring_to_text(wj_version()));
+}

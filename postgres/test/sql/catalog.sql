@@ -1,0 +1,11 @@
+-- Every function the extension installs, with its arguments, result and
+-- flags: IMMUTABLE STRICT PARALLEL SAFE, except the aggregate's support
+-- functions, which take internal and so skip NULL rows themselves.
+SELECT p.oid::regprocedure AS function, p.prorettype::regtype AS returns,
+       p.provolatile AS vol, p.proisstrict AS strict, p.proparallel AS par,
+       p.prokind AS kind
+FROM pg_proc AS p
+JOIN pg_depend AS d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension AS e ON e.oid = d.refobjid AND e.extname = 'wirejson'
+ORDER BY p.proname, p.oid::regprocedure::text;
+SELECT extversion = wirejson_version() AS version_matches FROM pg_extension WHERE extname = 'wirejson';

@@ -1,0 +1,2 @@
+# a comment line
+def a: "a"; # and one after

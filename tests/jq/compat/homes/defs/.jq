@@ -1,0 +1,2 @@
+def hello: "hi";
+def twice_all: map(. * 2);

@@ -1,0 +1,1 @@
+import "x" as x; def a: 1;

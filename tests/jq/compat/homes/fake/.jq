@@ -1,0 +1,1 @@
+def input: "FAKE"; def debug: "D";

@@ -1,0 +1,3 @@
+# where a ~/.jq definition is
+
+def where: $__loc__;

@@ -1,0 +1,1 @@
+def f: "from ~/.jq/m";
