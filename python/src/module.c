@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * module.c - wirejson._wirejson: the functions of SPEC §12 with the SQL
- * names and positional arguments, their table, and the module.
+ * module.c - wirejson._wirejson: the functions of docs/contract.md §12 with the
+ * SQL names and positional arguments, their table, and the module.
  *
  *   >>> import wirejson
  *   >>> wirejson.wire_json('{"b":1,"a":[1.0]}')

@@ -2,7 +2,7 @@
 """wirejson: deterministic JSON renderings and stable digests for logged LLM
 API requests, over the wirejson C library.
 
-The functions carry the SQL names and positional arguments (SPEC §12):
+The functions carry the SQL names and positional arguments (docs/contract.md §12):
 
     >>> import wirejson
     >>> wirejson.wire_json('{"b":1,"a":[1.0]}')

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""The dedup job on Dask's distributed scheduler (SPEC §12):
+"""The dedup job on Dask's distributed scheduler (docs/contract.md §12):
 
     python3 -m wirejson.dedup [--key data_digest|messages_digest]
         [--member NAME] [--workers N | --scheduler ADDRESS]

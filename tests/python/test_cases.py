@@ -191,7 +191,7 @@ def main(paths):
                 continue
             if case.xfail is not None:
                 # The SQL extension's known gap; the module must still say
-                # what the SPEC says, so no xfail is taken over.
+                # what the contract says, so no xfail is taken over.
                 pass
             if wrong is None:
                 passed += 1

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""pip install into a fresh virtual environment, offline (SPEC §12):
+"""pip install into a fresh virtual environment, offline (docs/contract.md §12):
 
     python3 -m venv --system-site-packages V
     V/bin/pip install --no-build-isolation --no-index ./python

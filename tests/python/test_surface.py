@@ -85,7 +85,7 @@ def es_text(value):
 
 
 class Digests(unittest.TestCase):
-    """hashlib over canonical bytes written by hand from SPEC §5 and §6."""
+    """hashlib over canonical bytes written by hand from docs/contract.md §5 and §6."""
 
     def test_data_digest(self):
         want = sha('{"a":1,"b":2}')
@@ -227,7 +227,7 @@ class Values(unittest.TestCase):
             RED = 7
 
         self.assertEqual(wirejson.wire_json([Color.RED]), "[7]")
-        # Canonical JSON reads numbers as doubles (SPEC §5).
+        # Canonical JSON reads numbers as doubles (docs/contract.md §5).
         self.assertEqual(wirejson.canonical_json(2**63), "9223372036854776000")
 
     def test_floats_as_ecmascript(self):
@@ -324,7 +324,7 @@ class Values(unittest.TestCase):
 
 
 class Errors(unittest.TestCase):
-    """Messages word for word (SPEC §3, §8), .offset, .code."""
+    """Messages word for word (docs/contract.md §3, §8), .offset, .code."""
 
     def check(self, func, args, message, offset, code):
         with self.assertRaises(Error) as cm:
