@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Checks that the contenders did the same job: the SQL digests against Node's
 canonicalize + crypto (an independent RFC 8785 implementation), row by row.
 

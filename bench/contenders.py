@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Who runs in the benchmark, on which table, doing which job.
 
 A contender reads one table of a data set (bodies, convs or msgs: the column in
@@ -11,7 +12,7 @@ bench.db, or the same texts as JSON Lines) and does one job on every row:
   sorted    compact JSON, keys sorted (wire_json_sorted, canonical_json, jq -S -c,
             json.dumps(sort_keys=True), canonicalize)
   digest    SHA-256 of the sorted rendering (data_digest, + hashlib / crypto)
-  messages_digest, message_digest   as SPEC §6 defines them
+  messages_digest, message_digest   as docs/contract.md §6 defines them
   sha256    OpenSSL's SHA-256 speed, as the time to hash the table's bytes
 
 Each job compares against the peers doing the same job (`PEER_JOBS`).

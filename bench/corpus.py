@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Seedable generator of the benchmark corpus: logged chat-completions requests.
 
 Two kinds of output, both a pure function of (seed, size):

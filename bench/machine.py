@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """The machine line of the results: cores, CPU, SHA extensions, versions."""
 
 import os

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """One measurement, each in a fresh process: wall time and peak RSS.
 
 SQL contenders run in sql_query.py, which times the query alone (not the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark's Node contender: JSON.parse, the RFC 8785 `canonicalize`
 // package (pinned in bench/package.json) and node:crypto's SHA-256.
 //

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """The benchmark's Python contender: what a user would write with the stdlib.
 
     peers.py JOB FILE     (FILE is JSON Lines; one result line per input line)

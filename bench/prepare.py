@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Makes one benchmark data set under bench/data/, on demand and cached.
 
 A data set is a folder named after what made it (kind, seed, size) holding

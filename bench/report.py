@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Turns the measurements of bench/run into its tables and target verdicts.
 
 `runs` of one data set is a list (one entry per run) of {contender key:
@@ -208,7 +209,7 @@ def targets(contenders, summary, single_small, single_big, data_big, sizes):
 
 
 def informational(contenders, summary):
-    """SPEC §10's other comparisons, reported without a limit."""
+    """docs/contract.md §10's other comparisons, reported without a limit."""
     by_name = {c.name: summary[c.key] for c in contenders}
     rows = []
     wq, jq = by_name["wirejq data_digest"], by_name["jq -c ."]

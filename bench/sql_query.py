@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Times one SQL query in a fresh process, for bench/run.
 
     sql_query.py DB EXTENSION QUERY     (EXTENSION '' loads nothing)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Finds (and builds or installs) what the contenders need.
 
   ext       build/wirejson.so, built from this checkout with CMake (Release)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * alloc.c - the allocator hook, the one growth policy of the library's
  * buffers and arrays, and the growable output buffer.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * api.c - the public one-call functions: parse, render, hand the bytes over.
  */

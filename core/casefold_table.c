@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * casefold_table.c - wj_case_fold(): the code point a code point folds to
- * under Unicode 15.0.0's simple case folding (SPEC.md section 7).
+ * under Unicode 15.0.0's simple case folding (docs/contract.md §7).
  *
  * GENERATED FILE, do not edit.  Made from the C and S lines of Unicode
  * 15.0.0's CaseFolding.txt (Debian 12 package unicode-data) by

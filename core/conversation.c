@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conversation.c - messages_digest one message at a time (SPEC §6, §11):
+ * conversation.c - messages_digest one message at a time (docs/contract.md §6, §11):
  * the core of every front end's messages_digest_agg and prefix digests.
  *
  * It hashes exactly what messages_digest hashes: the message_digest hex

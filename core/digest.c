@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * digest.c - SHA-256 digests of canonical JSON (SPEC §6).
+ * digest.c - SHA-256 digests of canonical JSON (docs/contract.md §6).
  *
  * Exactly these bytes are hashed; each digest is written as 64 lowercase
  * hex characters:

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * encode_tools.c - encode_with_schemas (SPEC §7): a translated
+ * encode_tools.c - encode_with_schemas (docs/contract.md §7): a translated
  * chat-completions body in the wire rendering (data member `messages`),
  * its tools spelled in function-calling order and each tool's `parameters`
  * written as the client's own text when that text still says the same.

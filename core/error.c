@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * error.c - error codes and the one spelling of every error message, shared
  * by every front end (SQL, jq, Python, PostgreSQL).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * escape.c - string literals: decoding escapes, and writing a string body
  * again with the wire rendering's escapes (§4) or RFC 8785's (§5).

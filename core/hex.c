@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hex.c - lowercase hexadecimal, the one spelling of it: digests and every
- * \u escape the library writes use these digits (SPEC §3, §6).
+ * \u escape the library writes use these digits (docs/contract.md §3, §6).
  */
 #include "wj_internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * number.c - JSON number lexemes to doubles and doubles to ECMAScript text.
  *

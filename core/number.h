@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * number.h - JSON number lexemes to doubles and doubles to ECMAScript text.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * number_pow10.h - ceil(10^e / 2^r(e)) for core/number.c,
  * r(e) = floor(e log2 10) - 127, as {high, low} 64-bit words.

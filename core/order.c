@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * order.c - member-name order: by code point (the wire rendering, §4) and
  * by UTF-16 code unit (RFC 8785, §5), and a stable sort of name nodes.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * parse.c - the strict, validating parser (SPEC §3).
+ * parse.c - the strict, validating parser (docs/contract.md §3).
  *
  * One pass over the bytes builds a flat array of nodes that point into the
  * input.  Nesting is tracked on a fixed explicit stack, never on the C stack,

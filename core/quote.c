@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * quote.c - raw text as a JSON string literal with the wire rendering's
  * escapes (§4): how tool_schemas carries a schema's bytes, how the SQL

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * rawbody.c - edits and reads of a request body as the client's bytes
- * (SPEC §7): with_top_level swaps the values of chosen top-level members and
+ * (docs/contract.md §7): with_top_level swaps the values of chosen top-level members and
  * leaves every other byte alone; tool_schemas returns each tool's schema as
  * the exact text the client sent.
  *

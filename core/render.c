@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * render.c - one iterative walk over the tree that writes the wire (§4) or
  * the canonical (§5) rendering.

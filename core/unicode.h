@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unicode.h - the Unicode properties the library needs: canonical combining
  * classes (the wire rendering, §4) and simple case folding (with_top_level's

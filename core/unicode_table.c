@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * unicode_table.c - wj_is_combining(): does a code point have a non-zero
- * canonical combining class?  Unicode 15.0.0 (SPEC.md section 4).
+ * canonical combining class?  Unicode 15.0.0 (docs/contract.md §4).
  *
  * GENERATED FILE, do not edit.  Made from Unicode 15.0.0's UnicodeData.txt
  * (Debian 12 package unicode-data) by

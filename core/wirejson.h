@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wirejson.h - deterministic JSON rendering and stable digests.
  *
@@ -148,7 +149,7 @@ typedef struct wj_name {
 /* ---------------------------------------------------------------- parsing */
 
 /*
- * Checks that json is valid input (SPEC §3): grammar, UTF-8, no duplicate
+ * Checks that json is valid input (docs/contract.md §3): grammar, UTF-8, no duplicate
  * member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
  */
 WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
@@ -172,7 +173,7 @@ WJ_API wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
 /* ------------------------------------------------------------- renderings */
 
 /*
- * The wire rendering (SPEC §4): compact, members sorted by code point, a
+ * The wire rendering (docs/contract.md §4): compact, members sorted by code point, a
  * JSON Schema's `properties` in the order of its `required`.  The values of
  * the top-level members named in data_members[0..n_data_members) are data
  * (sorted, never read as schema).  On success *out holds a NUL-terminated
@@ -188,7 +189,7 @@ WJ_API wj_code wj_wire_json_sorted(const char *json, size_t len,
                                    const wj_alloc *alloc, char **out,
                                    size_t *out_len, wj_error *err);
 
-/* The canonical rendering (SPEC §5): RFC 8785, the JSON Canonicalization
+/* The canonical rendering (docs/contract.md §5): RFC 8785, the JSON Canonicalization
  * Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE when one rounds
  * to infinity). */
 WJ_API wj_code wj_canonical_json(const char *json, size_t len,

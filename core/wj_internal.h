@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wj_internal.h - the parsed tree and the pieces the renderers share.
  *

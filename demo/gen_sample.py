@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Writes demo/sample.jsonl: a made-up but realistic log of chat-completions
 requests, one JSON object per line: {"id", "logged_at", "client", "body"},
 where body is the request text exactly as the client sent it.

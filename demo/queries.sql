@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- demo/queries.sql: the questions the demo asks of the log, for the sqlite3
 -- shell (run by demo/run.sh after demo/schema.sql).  Each section says what
 -- it shows; the README's conversations section explains the same queries.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo/run.sh BUILD_DIR - loads demo/sample.jsonl (a log of chat-completions
 # requests) into BUILD_DIR/demo.db with the sqlite3 shell and the wirejson
 # extension from BUILD_DIR, then prints what demo/queries.sql finds in it.

@@ -1,3 +1,4 @@
+-- SPDX-License-Identifier: MIT
 -- demo/schema.sql: the demo database.  Run with the wirejson extension
 -- loaded and a table raw_log(line TEXT) holding demo/sample.jsonl, one line
 -- a row; fills requests (the log) and messages (each body's messages).

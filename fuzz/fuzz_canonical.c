@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_canonical.c - wj_canonical_json (SPEC §5), and the two functions
+ * fuzz_canonical.c - wj_canonical_json (docs/contract.md §5), and the two functions
  * defined by it: wj_data_digest is SHA-256 of the canonical bytes, and
  * wj_canonical_arguments is the canonical JSON when there is one, else the
  * text itself.  The rendering checks are fuzz_rendering.c's (numbers are

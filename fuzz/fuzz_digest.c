@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_digest.c - wj_message_digest and wj_messages_digest (SPEC §6).
+ * fuzz_digest.c - wj_message_digest and wj_messages_digest (docs/contract.md §6).
  * Input: the JSON text, then optionally NUL and ignored member names,
  * NUL-separated.
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_encode_with_schemas.c - wj_encode_with_schemas (SPEC §7).  Input:
+ * fuzz_encode_with_schemas.c - wj_encode_with_schemas (docs/contract.md §7).  Input:
  * body, then optionally NUL and texts; without texts the body's own
  * tool_schemas(body, function, parameters) are used, so that most tools
  * have a text to splice.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_parse.c - the parser (SPEC §3) on any bytes.
+ * fuzz_parse.c - the parser (docs/contract.md §3) on any bytes.
  *
  * Invariants: an error names its code, a reason and an offset inside the
  * input; wj_validate, the tree parser and every renderer agree on whether

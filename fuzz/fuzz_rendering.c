@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_rendering.c - the invariants every rendering (wire, wire sorted,
  * canonical) must keep, shared by their fuzz targets:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_rendering.h - the checks shared by the rendering fuzz targets
  * (fuzz_rendering.c).

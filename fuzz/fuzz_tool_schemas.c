@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_tool_schemas.c - wj_tool_schemas (SPEC §7).  Input: body, then
+ * fuzz_tool_schemas.c - wj_tool_schemas (docs/contract.md §7).  Input: body, then
  * optionally NUL and the path names, NUL-separated.
  *
  * Invariants: bad input gets the parser's error; no top-level `tools`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_util.c - the harness plumbing of fuzz_util.h: the abort on a
  * finding, the counting allocator, input parts, the PRNG, a byte buffer and

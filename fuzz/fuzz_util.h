@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_util.h - what the fuzz targets share: invariant checks that abort
  * with file:line, a counting allocator for the core's hook, the splitting

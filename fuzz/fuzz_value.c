@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_value.c - the value-level invariants of fuzz_util.h, written from
- * SPEC §3-§5 without the renderer's code: an own string decoder, value
+ * docs/contract.md §3-§5 without the renderer's code: an own string decoder, value
  * equality over two trees, a respelling of a value as other JSON text, and
  * checks of a rendering's bytes and member order.
  */

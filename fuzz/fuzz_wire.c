@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_wire.c - wj_wire_json (SPEC §4).  Input: the JSON text, then
+ * fuzz_wire.c - wj_wire_json (docs/contract.md §4).  Input: the JSON text, then
  * optionally NUL and the data member names, NUL-separated.  The checks are
  * fuzz_rendering.c's: form, §4 order, same value, idempotence, respelling,
  * allocation failure.

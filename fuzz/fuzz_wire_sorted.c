@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_wire_sorted.c - wj_wire_json_sorted (SPEC §4, everything as data).
+ * fuzz_wire_sorted.c - wj_wire_json_sorted (docs/contract.md §4, everything as data).
  * The checks are fuzz_rendering.c's; the order check wants every object
  * ascending by code point.
  */

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * fuzz_with_top_level.c - wj_with_top_level (SPEC §7).  Input: body, NUL,
+ * fuzz_with_top_level.c - wj_with_top_level (docs/contract.md §7).  Input: body, NUL,
  * name, NUL, value.
  *
  * Invariants: a value that is not JSON is an input error inside the value;

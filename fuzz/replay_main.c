@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay_main.c - runs a fuzz target without libFuzzer: each file named on
  * the command line, and each file in each directory named (in name order),

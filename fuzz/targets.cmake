@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The fuzz targets: fuzz/<name>.c with its seed corpus in fuzz/corpus/<name>/.
 # Read by fuzz/CMakeLists.txt (libFuzzer builds) and tests/hardening (replay).
 set(WIREJSON_FUZZ_TARGETS

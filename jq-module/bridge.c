@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bridge.c - the call token and the debug/input callback pair behind the
  * builtins (see bridge.h for why a call cannot be forged).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * bridge.h - how jq programs reach the C builtins through libjq 1.6's
  * public callbacks, and why data never can.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * builtins.c - glue between libjq values and the wirejson core.
  *
@@ -383,7 +384,7 @@ static jv prefix_digests0(const builtin *b, jv input, jv *args)
 
 /* ------------------------------------------------------ validity of text */
 
-/* null when the text is valid input (SPEC §3), else the error message
+/* null when the text is valid input (docs/contract.md §3), else the error message
  * without a function name, as SQL's wirejson_error gives it. */
 static jv wirejson_error0(const builtin *b, jv input, jv *args)
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * builtins.h - the wirejson builtins as libjq values in, libjq values out.
  *

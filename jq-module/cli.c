@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.c - parsing wirejq's arguments the way jq 1.6 parses its own.
  *

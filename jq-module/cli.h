@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - wirejq's command line, read as the stock jq 1.6 reads its own.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Turns wirejson.jq into a C source holding its definitions as one line:
 # comment lines dropped, the other lines joined by spaces.  wirejq splices
 # that line into programs, so it must add no newline to them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - wirejq: the jq command line, on libjq, with the wirejson builtins.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * module_text.h - the definitions of wirejson.jq, as one line of jq.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prelude.c - the wirejson definitions as the start of ~/.jq, and compile
  * errors mended to read as for the user's own ~/.jq.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prelude.h - compiling a jq program with the wirejson definitions in scope
  * of the program and of every module it brings in.

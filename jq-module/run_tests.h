@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_tests.h - `wirejq --run-tests FILE`: jq's own test-file format, with
  * the wirejson builtins in scope.

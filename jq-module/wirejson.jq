@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # wirejson.jq - the jq side of wirejq's builtins.
 #
 # wirejq puts these definitions in scope of every program, and of every

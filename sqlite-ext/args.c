@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * args.c - SQL values in, results and errors out: the conversions every
- * wirejson SQL function shares (SPEC §8).
+ * wirejson SQL function shares (docs/contract.md §8).
  */
 #include "ext.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ext.h - what the SQL functions of the wirejson extension share: argument
  * conversion, result and error reporting, and the callbacks each file
@@ -43,7 +44,7 @@ typedef struct wirejson_json {
 } wirejson_json;
 
 /*
- * The JSON text of an argument (SPEC §8): TEXT and BLOB taken whole, an
+ * The JSON text of an argument (docs/contract.md §8): TEXT and BLOB taken whole, an
  * INTEGER in decimal as SQLite spells it, a REAL as ECMAScript spells the
  * double (wj_number_from_double).  Returns 0 and fills *out, or 1 for SQL
  * NULL, or -1 when the error is already reported: out of memory, or a REAL

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * messages_agg.c - messages_digest_agg(M), the aggregate and window form of
- * messages_digest (SPEC §6, §8): over the rows of a group or of a window
+ * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a window
  * frame, in order, SHA-256 of the concatenated message_digest hex strings of
  * the non-NULL rows.  No rows, or an empty frame, give SHA-256 of "".
  *

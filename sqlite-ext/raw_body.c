@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * raw_body.c - the SQL functions over raw request bodies (SPEC §7, §8):
+ * raw_body.c - the SQL functions over raw request bodies (docs/contract.md §7, §8):
  * with_top_level, tool_schemas and encode_with_schemas.
  *
  *   SELECT with_top_level(body, 'model', 'local-llama') FROM requests;

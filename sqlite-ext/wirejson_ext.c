@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * wirejson_ext.c - the SQLite extension: the scalar renderings and digests,
- * and the table that registers every wirejson SQL function (SPEC §8).
+ * and the table that registers every wirejson SQL function (docs/contract.md §8).
  *
  *   .load ./build/wirejson        -- sqlite3 shell
  *   SELECT wire_json('{"b":1,"a":2}');                 -- {"a":2,"b":1}
@@ -220,7 +221,7 @@ static void wirejsonErrorFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_text(ctx, msg, -1, SQLITE_TRANSIENT);
 }
 
-/* NULL for valid input, else the 0-based byte offset of the error (SPEC
+/* NULL for valid input, else the 0-based byte offset of the error (docs/contract.md
  * §8; SQLite's json_error_position counts from 1 and gives 0 when valid). */
 static void wirejsonErrorPositionFunc(sqlite3_context *ctx, int argc,
                                       sqlite3_value **argv)

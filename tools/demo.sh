@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The demo: installs only what it needs (tools/install-deps.sh demo), builds
 # the SQLite extension and wirejq without the tests, and runs real queries
 # over the bundled sample of logged chat-completions requests.

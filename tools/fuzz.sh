@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (fuzz/) with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer into build-fuzz, then runs each for a bounded
 # time from its seed corpus (fuzz/corpus/<target>/, read only).  Fails on

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Generate core/casefold_table.c: Unicode simple case folding (SPEC.md section 7).
+"""Generate core/casefold_table.c: Unicode simple case folding (docs/contract.md §7).
 
 Reads Unicode 15.0's CaseFolding.txt (Debian 12 package unicode-data) and
 writes the C table behind wj_case_fold() (core/unicode.h): the code point
@@ -162,7 +162,7 @@ def render(runs, n_folds, version):
 /* SPDX-License-Identifier: MIT */
 /*
  * casefold_table.c - wj_case_fold(): the code point a code point folds to
- * under Unicode {version}'s simple case folding (SPEC.md section 7).
+ * under Unicode {version}'s simple case folding (docs/contract.md §7).
  *
  * GENERATED FILE, do not edit.  Made from the C and S lines of Unicode
  * {version}'s CaseFolding.txt (Debian 12 package unicode-data) by

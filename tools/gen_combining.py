@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate core/unicode_table.c: which code points combine (SPEC.md section 4).
+# SPDX-License-Identifier: MIT
+"""Generate core/unicode_table.c: which code points combine (docs/contract.md §4).
 
 Reads Unicode 15.0's UnicodeData.txt (Debian 12 package unicode-data) and
 writes the C table behind wj_is_combining() (core/unicode.h): nonzero iff a
@@ -127,9 +128,10 @@ def render(ranges, version):
         f"and above the last return 0 at once; the rest take a binary search "
         f"of at most {len(ranges).bit_length()} probes.", width=74))
     return f"""\
+/* SPDX-License-Identifier: MIT */
 /*
  * unicode_table.c - wj_is_combining(): does a code point have a non-zero
- * canonical combining class?  Unicode {version} (SPEC.md section 4).
+ * canonical combining class?  Unicode {version} (docs/contract.md §4).
  *
  * GENERATED FILE, do not edit.  Made from Unicode {version}'s UnicodeData.txt
  * (Debian 12 package unicode-data) by

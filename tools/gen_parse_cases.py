@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Write the parser conformance cases, tests/data/parse/*.json (SPEC.md section 3).
+# SPDX-License-Identifier: MIT
+"""Write the parser conformance cases, tests/data/parse/*.json (docs/contract.md §3).
 
 Every case is spelled below as exact bytes, so the files that are not valid
 UTF-8 on purpose can be reviewed here.  y_<what>.json must be accepted,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Generate core/number_pow10.h: the powers of ten behind core/number.c.
 
 wj_number_format scales a double's significand bounds by 10^e, and
@@ -220,6 +221,7 @@ def exact_max(entries):
 
 def render(entries, e_min, e_max, h_range):
     lines = [
+        "/* SPDX-License-Identifier: MIT */",
         "/*",
         " * number_pow10.h - ceil(10^e / 2^r(e)) for core/number.c,",
         " * r(e) = floor(e log2 10) - 127, as {high, low} 64-bit words.",

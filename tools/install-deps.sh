@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages wirejson needs, only those missing.
 # Needs root (or sudo) when something is missing.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Every test: installs what is missing (tools/install-deps.sh test), builds
 # everything with the tests, runs the whole ctest suite, its valgrind
 # memcheck runs, the same suite again under AddressSanitizer +

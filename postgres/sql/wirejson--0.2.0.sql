@@ -1,5 +1,5 @@
 -- SPDX-License-Identifier: MIT
--- wirejson 0.2.0: the SQL functions of the PostgreSQL extension (SPEC §13).
+-- wirejson 0.2.0: the SQL functions of the PostgreSQL extension (docs/contract.md §13).
 -- Every document argument is text, json (its exact text) or jsonb (walked
 -- into JSON text by the extension); every function is IMMUTABLE STRICT
 -- PARALLEL SAFE, so NULL in gives NULL out and they work in indexes,
@@ -8,7 +8,7 @@
 
 \echo Use "CREATE EXTENSION wirejson" to load this file. \quit
 
--- The renderings (SPEC §4, §5): text out, whatever the document's type.
+-- The renderings (docs/contract.md §4, §5): text out, whatever the document's type.
 
 CREATE FUNCTION wire_json(doc text, VARIADIC data_members text[] DEFAULT '{}') RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_wire_json'
@@ -38,7 +38,7 @@ CREATE FUNCTION canonical_json(doc jsonb) RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_canonical_json'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- The digests (SPEC §6): 64 lowercase hex characters.
+-- The digests (docs/contract.md §6): 64 lowercase hex characters.
 
 CREATE FUNCTION data_digest(doc text) RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_data_digest'
@@ -77,7 +77,7 @@ CREATE FUNCTION canonical_arguments(arguments jsonb) RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_canonical_arguments'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
--- Raw request bodies (SPEC §7).  with_top_level's value: text is a string to
+-- Raw request bodies (docs/contract.md §7).  with_top_level's value: text is a string to
 -- quote, json/jsonb are spliced, numbers and booleans are JSON numbers and
 -- literals.
 

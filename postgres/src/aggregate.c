@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aggregate.c - messages_digest_agg(m), the aggregate and window form of
- * messages_digest (SPEC §6, §8): over the rows of a group or of a window
+ * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a window
  * frame, in order, SHA-256 of the concatenated message_digest hex strings of
  * the non-NULL rows; no rows, or an empty frame, give SHA-256 of "".
  *

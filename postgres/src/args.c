@@ -4,7 +4,7 @@
  * or jsonb, VARIADIC text[] names, and with_top_level's value.
  *
  * text and json are JSON text already: their bytes go to the core as they
- * are, so every rule of SPEC §3 applies to them exactly as in SQLite.  A
+ * are, so every rule of docs/contract.md §3 applies to them exactly as in SQLite.  A
  * jsonb value has been parsed by PostgreSQL (member order, duplicate names
  * and number spellings are gone); it is walked with PostgreSQL's jsonb
  * iterator into the core's wj_writer, which writes compact JSON text:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * functions.c - the scalar SQL functions of the extension (SPEC §8, §13):
+ * functions.c - the scalar SQL functions of the extension (docs/contract.md §8, §13):
  * each converts its arguments (args.c), calls the core and returns its
  * result or raises its error (errors.c).
  *
@@ -157,7 +157,7 @@ Datum wirejson_canonical_arguments(PG_FUNCTION_ARGS)
     PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
 }
 
-/* NULL when nothing is replaced (SPEC §7). */
+/* NULL when nothing is replaced (docs/contract.md §7). */
 PG_FUNCTION_INFO_V1(wirejson_with_top_level);
 Datum wirejson_with_top_level(PG_FUNCTION_ARGS)
 {

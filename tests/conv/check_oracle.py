@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Checks the test oracle itself: jcs.canonical must agree with a canonical
 JSON built on Node's own JSON.parse / JSON.stringify (keys sorted by UTF-16
 code units, as JavaScript's default sort does) on every valid body of the

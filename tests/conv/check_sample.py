@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """The committed demo/sample.jsonl is what demo/gen_sample.py writes: runs
 the generator into OUTPUT and compares the two byte for byte, so the sample
 cannot drift from its generator.  Usage: check_sample.py OUTPUT"""

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Recomputes every "source: oracle" expectation of thread_cases.txt with
 the independent RFC 8785 implementation in jcs.py, so that the concurrency
 test checks its threads against values nobody copied from wirejson's own

@@ -1,5 +1,6 @@
+# SPDX-License-Identifier: MIT
 """An independent RFC 8785 (JSON Canonicalization Scheme) implementation and
-the digests of SPEC section 6, written from the RFC and the SPEC alone, used
+the digests of docs/contract.md §6, written from the RFC and the contract alone, used
 as the oracle for the conversation tests.  Standard library only.
 
 canonical(text) -> str        the canonical JSON of a JSON text
@@ -7,7 +8,7 @@ data_digest(text) -> str      sha256 hex of canonical(text)
 message_digest(text, ignored=()) -> str
 messages_digest(text) -> str
 canonical_arguments(text) -> str
-Raises JcsError for anything the SPEC calls an error.
+Raises JcsError for anything the contract calls an error.
 """
 
 import hashlib
@@ -51,7 +52,7 @@ def _reject_constant(name):
 
 
 def _depth_ok(value):
-    """Iteratively checks the nesting limit of SPEC section 3."""
+    """Iteratively checks the nesting limit of docs/contract.md §3."""
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run_tsan.sh PROGRAM ARGS... - runs a ThreadSanitizer build.  GCC 12's TSan
 # cannot start where the kernel randomises mmap with more bits than it
 # expects ("unexpected memory mapping"); then it runs again with address

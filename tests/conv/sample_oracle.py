@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """What the demo's queries must find in demo/sample.jsonl, computed in Python
 with the independent RFC 8785 implementation in jcs.py (no SQLite, no
 wirejson): the tests of the demo and of the README compare

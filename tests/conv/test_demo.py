@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Runs the demo as the README tells a reader to (demo/run.sh BUILD_DIR),
 reads the tables it prints and checks every figure against the Python
 oracle (sample_oracle.py over jcs.py): counts, rejected bodies, retry
@@ -41,7 +42,7 @@ def tables(output):
 
 
 def wire_order(properties, required):
-    """SPEC §4's order of a property map: required first, the rest sorted."""
+    """docs/contract.md §4's order of a property map: required first, the rest sorted."""
     first = [r for r in dict.fromkeys(required) if r in properties]
     return first + sorted(k for k in properties if k not in first)
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Runs every `sql test=NAME` block of README.md, in order, on a real
 database file holding demo/sample.jsonl, and checks each result against the
 Python oracle (sample_oracle.py over jcs.py) and against the results the

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_threads.c - the concurrency test (SPEC §8, thread safety): eight
+ * test_threads.c - the concurrency test (docs/contract.md §8, thread safety): eight
  * threads, each with its own connection to one shared database file, run
  * every case of thread_cases.txt (every wirejson SQL function, on inputs all
  * threads share) many times and check every result.  The threads start

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """messages_digest_agg as an aggregate and as a window function, checked
 against two references on a real database file: messages_digest over
 json_group_array of the same frame (the scalar function), and the Python

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // number_diff.js - the number code against Node's own conversions.
 //
 // Usage: node number_diff.js <path to number_driver> [count scale]

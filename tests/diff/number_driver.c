@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * number_driver.c - feeds lines to the number code for number_diff.js.
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs every SQL example in the given Markdown files against the extension.
 
 In a ```sql block, each statement ends with ';' on its line; the comment lines

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * limits.c - the core at the sizes SPEC §3 and §10 promise to handle: ten
+ * limits.c - the core at the sizes docs/contract.md §3 and §10 promise to handle: ten
  * million nested '[' (a depth error at byte 1000, no recursion), a 100 MB
  * string in which every character needs escaping (and one with none, whose
  * rendering must fit the buffer it starts with), an object with a million

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sql_alloc_fail.c - the SQL functions under allocation failure.  SQLite's
  * allocator is replaced (SQLITE_CONFIG_MALLOC, before sqlite3_initialize,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sql_huge.c - valid inputs near SQLite's length limit work in the SQL
- * functions when the machine has the memory (SPEC §8), and a result that
+ * functions when the machine has the memory (docs/contract.md §8), and a result that
  * would be too long is SQLITE_TOOBIG, never SQLITE_NOMEM:
  *
  *   zeros     an array of 75,000,000 zeros (150 MB, which SQLite's json()

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * sql_limits.c - the SQL functions at SQLite's length limit and beyond the
- * C stack a thread usually has (SPEC §3, §8):
+ * C stack a thread usually has (docs/contract.md §3, §8):
  *
  *   - every function on an input of exactly SQLITE_LIMIT_LENGTH bytes works;
  *     one byte more is refused by SQLite itself (SQLITE_TOOBIG);

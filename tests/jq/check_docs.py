@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs every jq example of README.md, so the docs cannot drift.
 
 A fenced block whose info string names a file (```json file=logs.jsonl)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs the compatibility corpus through the stock jq and through wirejq.
 
 Each case (see compat/cases.txt) must give the same stdout, the same stderr

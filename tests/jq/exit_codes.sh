@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Exit statuses and error output of wirejq where its builtins are involved,
 # and of the options only wirejq has (--version, --help, --run-tests).
 #   usage: exit_codes.sh WIREJQ

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """prefix_digests against messages_digest of each prefix, computed here.
 
-SPEC §6: a message's digest is SHA-256 of the canonical JSON of the message
+docs/contract.md §6: a message's digest is SHA-256 of the canonical JSON of the message
 without its null members, `extra` and nothing else; a conversation's is
 SHA-256 of its messages' hex digests, concatenated.  Element k of
 `prefix_digests` is the digest of the first k+1 messages.  Checked on

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Checks the hand-written digests of builtins.test, then runs it.
 
 Every "# sha256: BYTES" comment must name a digest (Python's hashlib over

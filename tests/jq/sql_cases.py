@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Runs the SQL test cases (tests/sql/cases.txt) through wirejq's builtins.
 
 A case whose SQL is one call `SELECT fn(literal, ...);` of a function that

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""with_top_level's case-folded names (SPEC §7) against an oracle read from
+"""with_top_level's case-folded names (docs/contract.md §7) against an oracle read from
 CaseFolding.txt here, through the SQL function.
 
 usage: casefold.py path/to/wirejson.so [--count N] [--seed S]

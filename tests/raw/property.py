@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Property test for with_top_level (SPEC §7) through the SQL function.
+# SPDX-License-Identifier: MIT
+"""Property test for with_top_level (docs/contract.md §7) through the SQL function.
 
 usage: property.py path/to/wirejson.so [--count N] [--seed S]
 

@@ -1,5 +1,6 @@
+# SPDX-License-Identifier: MIT
 """Shared by the raw-body tests: random JSON spellings, the wire rendering
-(SPEC §4) and simple case folding (§7) written from the spec in Python,
+(docs/contract.md §4) and simple case folding (§7) written from the spec in Python,
 apart from the C code.
 
 The wire renderer here covers what the generators produce: strings, numbers
@@ -138,7 +139,7 @@ def wire(value, mode="schema", required=None):
     return "{" + ",".join(parts) + "}"
 
 
-# Simple case folding (SPEC §7): the C and S lines of Unicode 15.0's
+# Simple case folding (docs/contract.md §7): the C and S lines of Unicode 15.0's
 # CaseFolding.txt, read here on their own (not through the C table or its
 # generator).  Python's str.casefold() is full folding (the F lines too:
 # "\u00df".casefold() == "ss"), so it cannot be the oracle.

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Round trip of a gateway (SPEC §7): a client's Anthropic request is
+# SPDX-License-Identifier: MIT
+"""Round trip of a gateway (docs/contract.md §7): a client's Anthropic request is
 translated to chat completions, and
     encode_with_schemas(translated, tool_schemas(original, 'input_schema'))
 must carry each tool's schema as the exact bytes the client sent.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // diff_canonicalize.js - the Node half of sql.diff_canonicalize: writes
 // random JSON documents, each with its RFC 8785 rendering by the
 // `canonicalize` package (pinned in package.json), one JSON line per
@@ -8,7 +9,7 @@
 // The documents use astral characters, odd member names (empty, unicode,
 // escapes, names that differ only past U+FFFF or only in UTF-16 order), edge
 // numbers spelled many ways, deep nesting, random whitespace and member
-// order.  Member names hold no lone surrogate; some string values do (SPEC
+// order.  Member names hold no lone surrogate; some string values do (docs/contract.md
 // §5: written as JSON.stringify writes them).  No number overflows a double
 // (canonicalize cannot take Infinity).
 'use strict';

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """sql.diff_canonicalize: canonical_json and data_digest of the loadable
 extension against Node's `canonicalize` package (RFC 8785), on random
 documents written by diff_canonicalize.js with a fixed seed.

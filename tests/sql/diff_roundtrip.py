@@ -1,6 +1,7 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """sql.roundtrip: the wire and canonical renderings of the loadable extension
-checked against Python's json module and against a reading of SPEC §4 written
+checked against Python's json module and against a reading of docs/contract.md §4 written
 here, on random documents made with a fixed seed.
 
 usage: diff_roundtrip.py PATH/TO/wirejson.so [--seed N] [--count N]
@@ -192,7 +193,7 @@ def spell(rng, node):
                           + spell(rng, x) + ws(rng) for n, x in members) + ws(rng) + "}"
 
 
-# ------------------------------------------------ SPEC §4, read independently
+# ------------------------------------------------ docs/contract.md §4, read independently
 
 NAME_MAPS = ("$defs", "definitions", "patternProperties", "dependentSchemas")
 DATA_KEYWORDS = ("const", "default", "enum", "examples")
@@ -344,7 +345,7 @@ def check_document(conn, rng, doc):
     for label, got, expect in zip(("wire_json", "wire_json(,'messages')", "wire_json_sorted"),
                                   w, want):
         if got != expect.encode("utf-8", "surrogatepass"):
-            problems.append(f"{label}: got {got!r}, SPEC §4 reading gives {expect!r}")
+            problems.append(f"{label}: got {got!r}, docs/contract.md §4 reading gives {expect!r}")
     try:
         back = loads(w[0].decode("utf-8"), Decimal)
         if back != plain(doc, Decimal):

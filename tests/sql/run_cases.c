@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * run_cases.c - runs tests/sql/cases.txt against the wirejson functions
  * linked into the program (wirejson_sqlite_static, registered for every

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """Runs tests/sql/cases.txt against the loadable extension through Python's
 sqlite3 module (load_extension), the way a Python client uses wirejson.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h - the few assertions the unit tests use.  A failed check prints
  * file:line and what differed, and the test exits non-zero at the end.

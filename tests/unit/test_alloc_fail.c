@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_alloc_fail.c - every public function of the core under allocation
  * failure: for each call below, the n-th allocation through the wj_alloc

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_canonical.c - the canonical rendering (SPEC §5, RFC 8785) and the
+ * test_canonical.c - the canonical rendering (docs/contract.md §5, RFC 8785) and the
  * digests (§6).  Expected bytes are written by hand; expected digests are
  * SHA-256 of hand-written canonical bytes (python3 hashlib, sha256sum).
  */

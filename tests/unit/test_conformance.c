@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_conformance.c - wj_validate() against every case in data/parse/.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_number.c - number lexemes to doubles and doubles to ECMAScript text.
  *

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_parse.c - input rules (SPEC §3): what is rejected, at which byte and
+ * test_parse.c - input rules (docs/contract.md §3): what is rejected, at which byte and
  * why; depth limits without C-stack recursion, in a thread with a small
  * stack.
  */

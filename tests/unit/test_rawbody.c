@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_rawbody.c - the raw request-body functions of SPEC §7 through the C
+ * test_rawbody.c - the raw request-body functions of docs/contract.md §7 through the C
  * API: wj_with_top_level, wj_tool_schemas, wj_encode_with_schemas.
  *
  * Every expected result below is written out by hand from §7 (and §4 for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * test_unicode.c - wj_is_combining() against hand-picked code points.
  *

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /*
- * test_wire.c - the wire rendering (SPEC §4), with expected bytes written by
- * hand from the SPEC's rules and examples.
+ * test_wire.c - the wire rendering (docs/contract.md §4), with expected bytes written by
+ * hand from the contract's rules and examples.
  */
 #include "check.h"
 #include "wirejson.h"
@@ -44,7 +45,7 @@ static void sorted_is(const char *json, const char *expected)
 
 static void test_spec_examples(void)
 {
-    /* SPEC §4 / seed 000 */
+    /* docs/contract.md §4 / seed 000 */
     WIRE("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\"},"
          "\"confidence\":{\"type\":\"number\"},\"evidence\":{\"type\":"
          "\"string\"},\"notes\":{\"type\":\"string\"}},\"required\":["

@@ -5,7 +5,7 @@
  * doubles as ECMAScript writes them, structure errors, the sticky failure,
  * reset, and allocation failure at every allocation.
  *
- * Expected bytes are written by hand from SPEC §4 (string escapes) and
+ * Expected bytes are written by hand from docs/contract.md §4 (string escapes) and
  * §8/API.md (numbers: ECMAScript's Number-to-String, as Node's String(x)).
  */
 #include "check.h"

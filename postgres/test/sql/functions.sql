@@ -1,5 +1,5 @@
--- The functions on SPEC examples; text, json and jsonb documents.
--- Values here are the SPEC's and the README's (computed there with
+-- The functions on the contract's examples; text, json and jsonb documents.
+-- Values here are the contract's and the README's (computed there with
 -- sha256sum and by hand), or comparisons that must be true.
 
 -- §4: properties in the order of required; wire_json_sorted sorts all.
