@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Every test: installs what is missing (tools/install-deps.sh test), builds
-# everything with the tests, runs the whole ctest suite, its valgrind
-# memcheck runs, the same suite again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and each libFuzzer target for a bounded time.
+# everything with the tests (the Python module too), runs the whole ctest
+# suite, its valgrind memcheck runs, the same suite again under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and each libFuzzer target
+# for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/install-deps.sh test
@@ -13,7 +14,8 @@ for dir in tests/*/; do
   fi
 done
 
-everything=(-DWIREJSON_TESTS=ON -DWIREJSON_SQLITE=ON -DWIREJSON_JQ=ON)
+everything=(-DWIREJSON_TESTS=ON -DWIREJSON_SQLITE=ON -DWIREJSON_JQ=ON
+            -DWIREJSON_PYTHON=ON)
 bash tools/build.sh build "${everything[@]}"
 (cd build && ctest --output-on-failure -j2 -LE valgrind)
 (cd build && ctest --output-on-failure -j2 -L valgrind)

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * convert.c - arguments in, results out.
+ *
+ * A document is JSON text when it is a str (its UTF-8; a str holding a lone
+ * surrogate is encoded with surrogatepass, so the core sees the same bytes an
+ * SQL client would and reports the same UTF-8 error) or a bytes-like object
+ * (all its bytes, NULs included, the buffer held for the call); a Fragment
+ * is its text; anything else is a Python value, written as JSON text by the
+ * core's writer (walker.c).  The pointer stays valid while the GIL is
+ * released: the caller holds the str (whose UTF-8 is cached in it), the
+ * buffer or the writer.
+ */
+#include "wjpy.h"
+
+static void *raw_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return PyMem_RawMalloc(size);
+}
+
+static void *raw_realloc(void *ctx, void *ptr, size_t size)
+{
+    (void)ctx;
+    return PyMem_RawRealloc(ptr, size);
+}
+
+static void raw_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    PyMem_RawFree(ptr);
+}
+
+const wj_alloc wjpy_alloc = {raw_malloc, raw_realloc, raw_free, NULL};
+
+/* A writer whose text grew beyond this is freed rather than kept spare. */
+#define SPARE_WRITER_MAX ((size_t)1 << 20)
+
+wj_writer *wjpy_writer_take(wjpy_state *st)
+{
+    wj_writer *w = st->spare;
+    if (w) {
+        st->spare = NULL;
+        return w;
+    }
+    if (wj_writer_new(&wjpy_alloc, &w) != WJ_OK) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    return w;
+}
+
+void wjpy_writer_give(wjpy_state *st, wj_writer *w)
+{
+    size_t len = 0;
+    wj_error err = WJ_ERROR_INIT;
+
+    if (!w)
+        return;
+    if (!st->spare && wj_writer_text(w, &len, &err) &&
+        len <= SPARE_WRITER_MAX) {
+        wj_writer_reset(w);
+        st->spare = w;
+        return;
+    }
+    wj_writer_free(w);
+}
+
+/* The UTF-8 of a str document: cached in the str by CPython, or (lone
+ * surrogates) a new bytes object in *owned. */
+static int str_text(PyObject *obj, wjpy_text *out)
+{
+    Py_ssize_t n;
+    const char *p = PyUnicode_AsUTF8AndSize(obj, &n);
+
+    if (!p) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return -1;
+        PyErr_Clear();
+        out->owned = PyUnicode_AsEncodedString(obj, "utf-8", "surrogatepass");
+        if (!out->owned)
+            return -1;
+        p = PyBytes_AS_STRING(out->owned);
+        n = PyBytes_GET_SIZE(out->owned);
+    }
+    out->ptr = p;
+    out->len = (size_t)n;
+    return 0;
+}
+
+int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
+                   PyObject *obj, wjpy_text *out)
+{
+    size_t len = 0;
+    wj_error err = WJ_ERROR_INIT;
+
+    memset(out, 0, sizeof *out);
+    if (PyUnicode_Check(obj))
+        return str_text(obj, out);
+    if (PyBytes_Check(obj)) {
+        out->ptr = PyBytes_AS_STRING(obj);
+        out->len = (size_t)PyBytes_GET_SIZE(obj);
+        return 0;
+    }
+    if (Py_IS_TYPE(obj, st->fragment_type)) {
+        wjpy_fragment_text(obj, &out->ptr, &out->len);
+        return 0;
+    }
+    if (PyObject_CheckBuffer(obj)) {
+        if (PyObject_GetBuffer(obj, &out->view, PyBUF_SIMPLE) < 0)
+            return -1;
+        out->has_view = 1;
+        out->ptr = out->view.buf ? (const char *)out->view.buf : "";
+        out->len = (size_t)out->view.len;
+        return 0;
+    }
+    out->writer = wjpy_writer_take(st);
+    if (!out->writer)
+        return -1;
+    if (wjpy_walk(st, func, argument, obj, out->writer) < 0)
+        return -1;
+    out->ptr = wj_writer_text(out->writer, &len, &err);
+    if (!out->ptr) {
+        err.argument = argument;
+        wjpy_raise(st, func, err.code, &err);
+        return -1;
+    }
+    out->len = len;
+    return 0;
+}
+
+void wjpy_text_release(wjpy_state *st, wjpy_text *text)
+{
+    if (text->has_view)
+        PyBuffer_Release(&text->view);
+    Py_CLEAR(text->owned);
+    wjpy_writer_give(st, text->writer);
+    memset(text, 0, sizeof *text);
+}
+
+/* The bytes of one name: str (surrogatepass for lone surrogates, the bytes
+ * object kept in *owned) or bytes. */
+static int name_bytes(const char *func, PyObject *obj, wj_name *out,
+                      PyObject **owned)
+{
+    Py_ssize_t n;
+    const char *p;
+
+    *owned = NULL;
+    if (PyBytes_Check(obj)) {
+        out->ptr = PyBytes_AS_STRING(obj);
+        out->len = (size_t)PyBytes_GET_SIZE(obj);
+        return 0;
+    }
+    if (!PyUnicode_Check(obj)) {
+        PyErr_Format(PyExc_TypeError, "%s: a name must be str, not %.100s",
+                     func, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    p = wjpy_utf8(obj, &n, owned);
+    if (!p)
+        return -1;
+    out->ptr = p;
+    out->len = (size_t)n;
+    return 0;
+}
+
+int wjpy_name_from(const char *func, PyObject *obj, wj_name *out,
+                   PyObject **owned)
+{
+    *owned = NULL;
+    if (obj == Py_None)
+        return 1;
+    return name_bytes(func, obj, out, owned);
+}
+
+int wjpy_names_from(const char *func, PyObject *const *args, Py_ssize_t nargs,
+                    wjpy_names *out)
+{
+    Py_ssize_t k;
+
+    memset(out, 0, sizeof *out);
+    out->v = out->small;
+    if (nargs > (Py_ssize_t)(sizeof out->small / sizeof *out->small)) {
+        out->v = PyMem_Malloc((size_t)nargs * sizeof *out->v);
+        if (!out->v) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    for (k = 0; k < nargs; k++) {
+        PyObject *tmp;
+        if (args[k] == Py_None)
+            continue; /* skipped, as SQL skips a NULL name */
+        if (name_bytes(func, args[k], &out->v[out->n], &tmp) < 0)
+            return -1;
+        if (tmp) {
+            if (!out->owned && !(out->owned = PyList_New(0))) {
+                Py_DECREF(tmp);
+                return -1;
+            }
+            if (PyList_Append(out->owned, tmp) < 0) {
+                Py_DECREF(tmp);
+                return -1;
+            }
+            Py_DECREF(tmp);
+        }
+        out->n++;
+    }
+    return 0;
+}
+
+void wjpy_names_release(wjpy_names *names)
+{
+    if (names->v && names->v != names->small)
+        PyMem_Free(names->v);
+    Py_CLEAR(names->owned);
+    names->v = NULL;
+    names->n = 0;
+}
+
+PyObject *wjpy_result_text(char *out, size_t len)
+{
+    PyObject *s;
+
+    if (!out)
+        Py_RETURN_NONE;
+    s = PyUnicode_DecodeUTF8(out, (Py_ssize_t)len, NULL);
+    if (!s && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+        /* canonical_arguments gives text it cannot read back unchanged:
+         * a str's lone surrogates come back as they went in, other bytes
+         * as surrogateescape writes them. */
+        PyErr_Clear();
+        s = PyUnicode_DecodeUTF8(out, (Py_ssize_t)len, "surrogatepass");
+        if (!s && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+            PyErr_Clear();
+            s = PyUnicode_DecodeUTF8(out, (Py_ssize_t)len, "surrogateescape");
+        }
+    }
+    wj_free(&wjpy_alloc, out);
+    return s;
+}

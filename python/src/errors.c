@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * errors.c - wirejson.Error, a ValueError whose message is the SQL message
+ * word for word ("wire_json: malformed JSON at byte 17: expected ':' after
+ * member name"), with .offset (the 0-based byte offset of an input error,
+ * else None) and .code (the core's short name: "syntax", "utf8", "duplicate",
+ * "depth", "range", "type", "argument", "toobig").  Out of memory is
+ * MemoryError.  The message comes from wj_error_format, nothing else.
+ */
+#include "wjpy.h"
+
+#include <stdarg.h>
+
+static const char error_doc[] =
+    "Raised by wirejson functions for input they cannot take: the message is\n"
+    "the one the SQL function gives, word for word.\n\n"
+    ".offset: the 0-based byte offset of the fault in the JSON text, for\n"
+    "         input errors (None otherwise)\n"
+    ".code:   a short stable name: 'syntax', 'utf8', 'duplicate', 'depth',\n"
+    "         'range', 'type', 'argument' or 'toobig'";
+
+PyObject *wjpy_error_type_new(void)
+{
+    PyObject *dict =
+        Py_BuildValue("{sOsO}", "offset", Py_None, "code", Py_None);
+    PyObject *type;
+
+    if (!dict)
+        return NULL;
+    type = PyErr_NewExceptionWithDoc("wirejson.Error", error_doc,
+                                     PyExc_ValueError, dict);
+    Py_DECREF(dict);
+    return type;
+}
+
+/* Raises wirejson.Error with message msg (a reference taken), .code the
+ * core's name for rc and .offset the offset when has_offset, else None. */
+static PyObject *raise_message(wjpy_state *st, wj_code rc, int has_offset,
+                               size_t offset, PyObject *msg)
+{
+    PyObject *exc, *off, *code;
+    int bad;
+
+    if (!msg)
+        return NULL;
+    exc = PyObject_CallOneArg(st->error, msg);
+    Py_DECREF(msg);
+    if (!exc)
+        return NULL;
+    off = has_offset ? PyLong_FromSize_t(offset) : Py_NewRef(Py_None);
+    code = PyUnicode_FromString(wj_code_name(rc));
+    bad = !off || !code || PyObject_SetAttrString(exc, "offset", off) < 0 ||
+          PyObject_SetAttrString(exc, "code", code) < 0;
+    Py_XDECREF(off);
+    Py_XDECREF(code);
+    if (!bad)
+        PyErr_SetObject(st->error, exc);
+    Py_DECREF(exc);
+    return NULL;
+}
+
+PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
+                     const wj_error *err)
+{
+    char small[256], *buf = small;
+    wj_error e = *err;
+    PyObject *msg;
+    size_t need;
+
+    if (rc == WJ_ERR_NOMEM)
+        return PyErr_NoMemory();
+    e.code = rc;
+    need = wj_error_format(&e, func, small, sizeof small);
+    if (need >= sizeof small) {
+        buf = PyMem_Malloc(need + 1);
+        if (!buf)
+            return PyErr_NoMemory();
+        wj_error_format(&e, func, buf, need + 1);
+    }
+    msg = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)strlen(buf), "replace");
+    if (buf != small)
+        PyMem_Free(buf);
+    return raise_message(st, rc, wj_error_is_input(rc), e.offset, msg);
+}
+
+PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format, ...)
+{
+    va_list ap;
+    PyObject *msg;
+
+    va_start(ap, format);
+    msg = PyUnicode_FromFormatV(format, ap);
+    va_end(ap);
+    return raise_message(st, rc, 0, 0, msg);
+}

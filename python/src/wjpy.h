@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wjpy.h - what the files of the CPython extension wirejson._wirejson share:
+ * the module state, documents and names as the core wants them, the value
+ * walker, and error reporting.  No JSON logic lives here: texts go to the
+ * core as they are, Python values are written through the core's wj_writer.
+ *
+ *   convert.c       arguments in (documents, names), results out
+ *   walker.c        Python values -> wj_writer calls; the Fragment type
+ *   errors.c        wirejson.Error, and core errors raised as it
+ *   conversation.c  the Conversation type (wj_conversation)
+ *   module.c        the functions, their table, the module
+ */
+#ifndef WIREJSON_WJPY_H
+#define WIREJSON_WJPY_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "wirejson.h"
+
+/* Per-module state (PEP 573): the exception, the types, a spare writer. */
+typedef struct wjpy_state {
+    PyObject *error;                 /* wirejson.Error */
+    PyTypeObject *fragment_type;     /* wirejson.Fragment */
+    PyTypeObject *conversation_type; /* wirejson.Conversation */
+    PyObject *json_loads;            /* json.loads, imported on first use */
+    wj_writer *spare;      /* one idle writer, taken and given under the GIL */
+    const char *depth_msg; /* the core's reason for nesting too deep */
+} wjpy_state;
+
+/* The module definition, for PyType_GetModuleByDef. */
+extern PyModuleDef wjpy_module_def;
+
+/* The module state from the module object or from one of its types'
+ * instances. */
+wjpy_state *wjpy_state_of_module(PyObject *module);
+wjpy_state *wjpy_state_of_type(PyTypeObject *type);
+
+/* The core allocates through PyMem_Raw*: usable without the GIL, and seen by
+ * tracemalloc. */
+extern const wj_alloc wjpy_alloc;
+
+/* ------------------------------------------------------------- convert.c */
+
+/* A document as JSON text for the core: a str's UTF-8, a bytes-like
+ * object's bytes (its buffer held), a Fragment's text, or a Python value
+ * written as JSON by a writer. */
+typedef struct wjpy_text {
+    const char *ptr;
+    size_t len;
+    Py_buffer view; /* held when has_view */
+    int has_view;
+    PyObject *owned;   /* a bytes object ptr points into, or NULL */
+    wj_writer *writer; /* the writer ptr points into, or NULL */
+} wjpy_text;
+
+/* Fills *out with the text of obj for the function func; argument names the
+ * argument when it is not the document (e.g. "value"), else NULL.  Returns 0,
+ * or -1 with an exception set (TypeError, wirejson.Error, MemoryError).
+ * Release with wjpy_text_release in every case. */
+int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
+                   PyObject *obj, wjpy_text *out);
+void wjpy_text_release(wjpy_state *st, wjpy_text *text);
+
+/* Names given as trailing arguments (data members, ignored members, a
+ * path): str or bytes, None skipped. */
+typedef struct wjpy_names {
+    wj_name *v;
+    size_t n;
+    wj_name small[8];
+    PyObject *owned; /* a list of the bytes objects names point into */
+} wjpy_names;
+
+int wjpy_names_from(const char *func, PyObject *const *args, Py_ssize_t nargs,
+                    wjpy_names *out);
+void wjpy_names_release(wjpy_names *names);
+
+/* One name (with_top_level's NAME): 0, 1 when obj is None, -1 on error.
+ * *owned is a reference to release. */
+int wjpy_name_from(const char *func, PyObject *obj, wj_name *out,
+                   PyObject **owned);
+
+/* A core result buffer (allocated with wjpy_alloc) as str, freed either
+ * way; NULL gives None. */
+PyObject *wjpy_result_text(char *out, size_t len);
+
+/* A writer from the spare slot or a new one; given back afterwards. */
+wj_writer *wjpy_writer_take(wjpy_state *st);
+void wjpy_writer_give(wjpy_state *st, wj_writer *w);
+
+/* -------------------------------------------------------------- walker.c */
+
+/* Writes the Python value obj into w.  Returns 0, or -1 with an exception
+ * set: TypeError for a type that is no JSON value or a dict key that is not
+ * a str, wirejson.Error for a float that is not finite or nesting deeper
+ * than WJ_MAX_DEPTH (which is also how a cycle ends), MemoryError. */
+int wjpy_walk(wjpy_state *st, const char *func, const char *argument,
+              PyObject *obj, wj_writer *w);
+
+/* The UTF-8 of a str for the writer, lone surrogates as WTF-8
+ * (surrogatepass).  *tmp receives a bytes object to release, or NULL.
+ * Returns NULL with an exception set on failure. */
+const char *wjpy_utf8(PyObject *str, Py_ssize_t *len, PyObject **tmp);
+
+extern PyType_Spec wjpy_fragment_spec;
+
+/* The JSON text of a Fragment (borrowed from it). */
+void wjpy_fragment_text(PyObject *fragment, const char **ptr, size_t *len);
+
+/* -------------------------------------------------------------- errors.c */
+
+/* Creates wirejson.Error (a ValueError with .offset and .code). */
+PyObject *wjpy_error_type_new(void);
+
+/* Raises the core error rc from function func: MemoryError for
+ * WJ_ERR_NOMEM, else wirejson.Error with the SQL message word for word,
+ * .offset (input errors) and .code (wj_code_name).  Returns NULL. */
+PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
+                     const wj_error *err);
+
+/* Raises wirejson.Error with code rc, no offset, and the message the format
+ * (PyUnicode_FromFormat's) gives, for errors spelled by the glue as the
+ * SQL glue spells them ("data_digest: argument 1 is not a finite number").
+ * Returns NULL. */
+PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format,
+                            ...);
+
+/* The name the SQL functions give the document argument in messages. */
+#define WJPY_DOC_ARGUMENT "argument 1"
+
+/* -------------------------------------------------------- conversation.c */
+
+extern PyType_Spec wjpy_conversation_spec;
+
+#endif /* WIREJSON_WJPY_H */

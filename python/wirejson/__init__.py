@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+"""wirejson: deterministic JSON renderings and stable digests for logged LLM
+API requests, over the wirejson C library.
+
+The functions carry the SQL names and positional arguments (docs/contract.md §12):
+
+    >>> import wirejson
+    >>> wirejson.wire_json('{"b":1,"a":[1.0]}')
+    '{"a":[1.0],"b":1}'
+    >>> wirejson.data_digest({"a": 1}) == wirejson.data_digest('{"a":1.0}')
+    True
+
+A document is JSON text when it is a str or bytes-like (bytes taken whole),
+otherwise a Python value (dict with str keys, list, tuple, str, int, float,
+bool, None, Fragment).  Errors are wirejson.Error (a ValueError) with the
+SQL message, .offset and .code.  wirejson.sqlite loads the SQLite extension
+shipped in this package; ``python3 -m wirejson.dedup`` is the distributed
+dedup job.
+"""
+
+from ._wirejson import (
+    Conversation,
+    Error,
+    Fragment,
+    canonical_arguments,
+    canonical_json,
+    data_digest,
+    encode_with_schemas,
+    message_digest,
+    messages_digest,
+    prefix_digests,
+    tool_schemas,
+    version,
+    wire_json,
+    wire_json_sorted,
+    wirejson_error,
+    wirejson_error_position,
+    with_top_level,
+)
+
+__version__ = version()
+
+__all__ = [
+    "Conversation",
+    "Error",
+    "Fragment",
+    "canonical_arguments",
+    "canonical_json",
+    "data_digest",
+    "encode_with_schemas",
+    "message_digest",
+    "messages_digest",
+    "prefix_digests",
+    "tool_schemas",
+    "version",
+    "wire_json",
+    "wire_json_sorted",
+    "wirejson_error",
+    "wirejson_error_position",
+    "with_top_level",
+]
