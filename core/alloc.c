@@ -84,6 +84,13 @@ int wj_buf_grow(wj_buf *buf, size_t extra)
     size_t need = buf->len + extra, cap;
     char *p;
 
+    if (buf->hash && buf->len) {
+        wj_sha256_update(buf->hash, buf->ptr, buf->len);
+        buf->len = 0;
+        if (extra <= buf->cap)
+            return 0;
+        need = extra;
+    }
     if (need < buf->len)
         return -1;
     p = wj_grow(buf->alloc, buf->ptr, buf->cap, need, 256, SIZE_MAX, &cap);

@@ -38,22 +38,22 @@ static wj_code expected_message(const wj_doc *doc, uint32_t node,
                                 char hex[WJ_DIGEST_HEX_SIZE])
 {
     fuzz_buf text = {NULL, 0, 0};
-    uint32_t k, name = node + 1;
+    uint32_t k, name = wj_node_first(node);
     int first = 1;
     wj_code rc;
 
     fuzz_buf_putc(&text, '{');
-    for (k = 0; k < doc->nodes[node].count;
-         k++, name = doc->nodes[name + 1].next) {
-        const wj_node *v = &doc->nodes[name + 1];
+    for (k = 0; k < wj_node_count(doc, node);
+         k++, name = wj_node_next(doc, wj_member_value(name))) {
+        fuzz_node v_at = fuzz_node_at(doc, wj_member_value(name)), *v = &v_at;
         if (v->type == WJ_NULL ||
             is_ignored(wj_doc_name(doc, name), ignored, n_ignored))
             continue;
         if (!first)
             fuzz_buf_putc(&text, ',');
         first = 0;
-        fuzz_buf_put(&text, doc->json + doc->nodes[name].start,
-                     v->end - doc->nodes[name].start);
+        fuzz_buf_put(&text, doc->json + wj_node_start(doc, name),
+                     v->end - wj_node_start(doc, name));
     }
     fuzz_buf_putc(&text, '}');
     rc = wj_data_digest(text.ptr, text.len, NULL, hex, NULL);
@@ -67,10 +67,10 @@ static void check_message(const char *json, size_t len, const wj_doc *doc,
 {
     char want[WJ_DIGEST_HEX_SIZE];
     wj_error err;
-    wj_code rc = wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap,
-                                   hex, &err);
+    wj_code rc =
+        wj_message_digest(json, len, ignored, n_ignored, &fuzz_heap, hex, &err);
     fuzz_check_error(rc, &err, len);
-    if (doc->nodes[0].type != WJ_OBJECT) {
+    if (wj_node_type(doc, 0) != WJ_OBJECT) {
         FUZZ_CHECK(rc == WJ_ERR_TYPE);
         return;
     }
@@ -86,15 +86,15 @@ static void check_messages(const char *json, size_t len, const wj_doc *doc,
     fuzz_buf cat = {NULL, 0, 0};
     wj_error err;
     wj_code rc = wj_messages_digest(json, len, &fuzz_heap, hex, &err), erc;
-    uint32_t k, e = 1;
+    uint32_t k, e = wj_node_first(0);
 
     fuzz_check_error(rc, &err, len);
-    if (doc->nodes[0].type != WJ_ARRAY) {
+    if (wj_node_type(doc, 0) != WJ_ARRAY) {
         FUZZ_CHECK(rc == WJ_ERR_TYPE);
         return;
     }
-    for (k = 0; k < doc->nodes[0].count; k++, e = doc->nodes[e].next) {
-        erc = doc->nodes[e].type == WJ_OBJECT
+    for (k = 0; k < wj_node_count(doc, 0); k++, e = wj_node_next(doc, e)) {
+        erc = wj_node_type(doc, e) == WJ_OBJECT
                   ? expected_message(doc, e, NULL, 0, one)
                   : WJ_ERR_TYPE;
         if (erc != WJ_OK) {
@@ -227,7 +227,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_respell(&doc, 0, &rng, &respelled);
 
     check_message(json, len, &doc, ignored, n_ignored, hex);
-    if (doc.nodes[0].type == WJ_OBJECT &&
+    if (wj_node_type(&doc, 0) == WJ_OBJECT &&
         wj_message_digest(respelled.ptr, respelled.len, ignored, n_ignored,
                           NULL, again, NULL) == WJ_OK)
         FUZZ_CHECK(memcmp(hex, again, WJ_DIGEST_HEX_SIZE) == 0);

@@ -155,33 +155,35 @@ static char *zeros(size_t n, size_t *len)
 
 static void test_parser_bound(void)
 {
-    /* 3,000,000 zeros: n + 1 nodes.  Doubling from the first guess would
-     * reach 4,194,304 nodes; the input cannot hold more than len/2 + 2. */
+    /* 3,000,000 zeros: the array's record (WJ_CONTAINER_SLOTS slots) and
+     * one slot a number.  The tape is asked for no more than the input can
+     * need (2.5 slots a byte, `[[[]]]`), and at least what it holds. */
     size_t n = 3000000, len;
     char *json = zeros(n, &len);
     wj_doc doc;
     largest = n_requests = 0;
     CHECK(wj_doc_parse(&doc, json, len, 0, &recording, NULL) == WJ_OK);
-    CHECK(doc.n_nodes == n + 1);
-    CHECK(largest <= (len / 2 + 2) * sizeof(wj_node));
-    CHECK(largest >= (n + 1) * sizeof(wj_node));
+    CHECK(doc.n_tape == n + WJ_CONTAINER_SLOTS);
+    CHECK(largest <= (5 * len / 2 + 16) * sizeof(uint32_t));
+    CHECK(largest >= (n + WJ_CONTAINER_SLOTS) * sizeof(uint32_t));
     wj_doc_release(&doc);
     free(json);
 
-    /* 2,400,000 zeros and 10 MB of blanks after them: the input could
-     * hold 7.4 million nodes, so doubling is not cut short by that; an
-     * allocator that refuses blocks over 60 MiB makes the node array (24
-     * bytes a node, 57.6 MB needed) grow by smaller steps instead, a few
-     * times, not once a node */
-    n = 2400000;
+    /* 10,000,000 zeros and 15 MB of blanks after them: the tape (4 bytes a
+     * number, 40 MB needed) doubles from its first guess (a slot per 16
+     * bytes) to 8.75 Mi slots, then asks for 17.5 Mi (70 MB); an allocator
+     * that refuses blocks over 60 MiB makes it grow by smaller steps (half
+     * the increment, and half again) instead, a few times, not once a
+     * slot */
+    n = 10000000;
     json = zeros(n, &len);
-    json = realloc(json, len + 10000000);
-    memset(json + len, ' ', 10000000);
-    len += 10000000;
+    json = realloc(json, len + 15000000);
+    memset(json + len, ' ', 15000000);
+    len += 15000000;
     refuse_over = 60 * MiB;
     largest = n_requests = 0;
     CHECK(wj_doc_parse(&doc, json, len, 0, &recording, NULL) == WJ_OK);
-    CHECK(doc.n_nodes == n + 1);
+    CHECK(doc.n_tape == n + WJ_CONTAINER_SLOTS);
     CHECK(largest > 60 * MiB); /* a doubled request was refused */
     CHECK(n_requests < 100);
     refuse_over = 0;
@@ -193,8 +195,8 @@ static void test_render_reserve(void)
 {
     /* a 50 MB string: the output is its input, reserved once, at most
      * 64 KiB more than that (not an eighth more), and never grown; the
-     * parser's first guess of the node array (at most a million nodes,
-     * 24 MB) is smaller */
+     * parser's first guess of the tape (at most 4 Mi slots, 16 MiB) is
+     * smaller */
     size_t len = 50000000;
     char *json = malloc(len), *out = NULL;
     size_t out_len;
