@@ -11,6 +11,10 @@
  *       the median over rounds of simdjson's time over the function's time
  *       in the same round (paired, so steadier than a ratio of medians).
  *
+ *   core_bench --only FUNCTION [--rounds N] CORPUS.jsonl
+ *       Runs one function N times over the corpus and nothing else: for
+ *       perf record or callgrind.
+ *
  *   core_bench --mem FUNCTION FILE
  *       Reads FILE whole (one body), runs FUNCTION once on it and prints the
  *       process's peak RSS (VmHWM) in KB; FUNCTION "read" only reads, the
@@ -302,17 +306,37 @@ static long peak_rss_kb(void)
     return kb;
 }
 
+static bench_fn find_function(const char *name)
+{
+    size_t f;
+    if (strcmp(name, "read") == 0)
+        return run_read;
+    for (f = 0; f < N_FUNCTIONS; f++)
+        if (strcmp(functions[f].name, name) == 0)
+            return functions[f].fn;
+    die("unknown function (try wj_validate, wj_data_digest, read)");
+    return NULL;
+}
+
+static int run_only(const char *name, const char *path, int rounds)
+{
+    bench_fn fn = find_function(name);
+    corpus c;
+    int r;
+    load_corpus(path, &c);
+    for (r = 0; r < rounds; r++)
+        run_corpus(&c, fn);
+    free(c.bodies);
+    free(c.bytes);
+    return 0;
+}
+
 static int memory_probe(const char *name, const char *path)
 {
-    size_t size, f;
+    size_t size;
     char *bytes = read_file(path, &size);
-    bench_fn fn = strcmp(name, "read") == 0 ? run_read : NULL;
+    bench_fn fn = find_function(name);
 
-    for (f = 0; !fn && f < N_FUNCTIONS; f++)
-        if (strcmp(functions[f].name, name) == 0)
-            fn = functions[f].fn;
-    if (!fn)
-        die("unknown function (try wj_validate, wj_data_digest, read)");
     while (size && (bytes[size - 1] == '\n' || bytes[size - 1] == '\r'))
         size--;
     if (fn(bytes, size) != 0)
@@ -325,6 +349,7 @@ static int memory_probe(const char *name, const char *path)
 int main(int argc, char **argv)
 {
     int rounds = 9, as_json = 0, i = 1;
+    const char *only = NULL;
 
 #ifdef HAVE_SIMDJSON
     parser = sj_parser_new();
@@ -338,15 +363,21 @@ int main(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
+            only = argv[++i];
         else if (strcmp(argv[i], "--json") == 0)
             as_json = 1;
         else
-            die("usage: core_bench [--rounds N] [--json] CORPUS.jsonl... | "
+            die("usage: core_bench [--rounds N] [--json] [--only F] "
+                "CORPUS.jsonl... | "
                 "--mem FUNCTION FILE");
     }
     if (i == argc || rounds < 1)
-        die("usage: core_bench [--rounds N] [--json] CORPUS.jsonl... | "
+        die("usage: core_bench [--rounds N] [--json] [--only F] "
+            "CORPUS.jsonl... | "
             "--mem FUNCTION FILE");
+    if (only)
+        return run_only(only, argv[i], rounds);
     if (as_json)
         printf("[\n");
     for (; i < argc; i++)

@@ -25,7 +25,7 @@ static wj_code render_text(const char *json, size_t len,
                            char **out, size_t *out_len, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_code rc;
 
     *out = NULL;
@@ -71,7 +71,7 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
                                const wj_alloc *alloc, char **out,
                                size_t *out_len, wj_error *err)
 {
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_code rc = wj_canonical_json(text, len, alloc, out, out_len, err);
     if (!wj_error_is_input(rc))
         return rc;

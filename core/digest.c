@@ -29,19 +29,32 @@
 /* clang-format on */
 #include "wj_internal.h"
 
-/* Renders node canonically (as a message when message != 0) into buf,
- * which is emptied first, and hashes it. */
+/* The canonical text is hashed as it is written, through a window of this
+ * many bytes (wj_buf.hash): a digest holds the tape, not the text. */
+#define WINDOW 65536
+
+/* Renders node canonically (as a message when message != 0) through buf, a
+ * window (emptied first), into SHA-256. */
 static wj_code digest_node(const wj_doc *doc, uint32_t node, int message,
                            const wj_name *skip, size_t n_skip, wj_buf *buf,
                            char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
     wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0, message, skip, n_skip};
+    wj_sha256 sha;
     wj_code rc;
+
+    wj_sha256_init(&sha);
     buf->len = 0;
-    rc = wj_render(doc, node, &opts, buf, err);
+    buf->hash = &sha;
+    if (wj_buf_reserve(buf, WINDOW) != 0)
+        rc = wj_fail_nomem(err);
+    else
+        rc = wj_render(doc, node, &opts, buf, err);
+    buf->hash = NULL;
     if (rc != WJ_OK)
         return rc;
-    wj_sha256_hex(buf->ptr, buf->len, hex);
+    wj_sha256_update(&sha, buf->ptr, buf->len);
+    wj_sha256_peek_hex(&sha, hex);
     return WJ_OK;
 }
 
@@ -58,11 +71,11 @@ static wj_code digest_document(const char *json, size_t len, int message,
                                char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (message && doc.nodes[0].type != WJ_OBJECT)
+    if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
         rc = not_a_message(err);
     else
         rc = digest_node(&doc, 0, message, skip, n_skip, &buf, hex, err);
@@ -88,22 +101,22 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
                            char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_sha256 outer;
     uint32_t node, k;
     char one[WJ_DIGEST_HEX_SIZE];
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
-    if (doc.nodes[0].type != WJ_ARRAY) {
+    if (wj_node_type(&doc, 0) != WJ_ARRAY) {
         rc = wj_fail(err, WJ_ERR_TYPE, 0,
                      "a conversation must be a JSON array of messages");
         goto done;
     }
     wj_sha256_init(&outer);
-    node = 1;
-    for (k = 0; k < doc.nodes[0].count; k++) {
-        if (doc.nodes[node].type != WJ_OBJECT) {
+    node = wj_node_first(0);
+    for (k = 0; k < wj_node_count(&doc, 0); k++) {
+        if (wj_node_type(&doc, node) != WJ_OBJECT) {
             rc = wj_fail(err, WJ_ERR_TYPE, 0, "is not a JSON object");
             if (err)
                 err->element = k;
@@ -113,7 +126,7 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
         if (rc != WJ_OK)
             goto done;
         wj_sha256_update(&outer, one, 64);
-        node = doc.nodes[node].next;
+        node = wj_node_next(&doc, node);
     }
     wj_sha256_peek_hex(&outer, hex);
 done:

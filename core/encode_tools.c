@@ -50,20 +50,20 @@ static const tool *tool_at(const encoder *e, uint32_t node)
     return &e->tools[lo];
 }
 
-/* Fills order with obj's name nodes: those of leaders[] first (the ones
+/* Fills order with obj's name records: those of leaders[] first (the ones
  * present, in that order), then the rest in wire order. */
 static void order_leaders(const wj_doc *doc, uint32_t obj,
                           const char *const *leaders, size_t n_leaders,
                           uint32_t *order)
 {
     const uint32_t *sorted = wj_doc_members(doc, obj);
-    uint32_t count = doc->nodes[obj].count, n = 0, k;
+    uint32_t count = wj_node_count(doc, obj), n = 0, k;
     size_t j, n_lead;
 
     for (j = 0; j < n_leaders; j++) {
         uint32_t v = member_value(doc, obj, leaders[j]);
         if (v)
-            order[n++] = v - 1;
+            order[n++] = v - WJ_NAME_SLOTS; /* its name */
     }
     n_lead = n;
     for (k = 0; k < count; k++) {
@@ -82,7 +82,7 @@ static int hook_order(void *ctx, uint32_t obj, uint32_t *order)
     const encoder *e = ctx;
     const tool *t = tool_at(e, obj);
 
-    if (!t || e->doc->nodes[obj].type != WJ_OBJECT)
+    if (!t || wj_node_type(e->doc, obj) != WJ_OBJECT)
         return 0;
     if (obj == t->node)
         order_leaders(e->doc, obj, tool_leaders, 2, order);
@@ -115,15 +115,15 @@ static wj_code parse_texts(wj_doc *texts, const char *json, size_t len,
 
     if (rc != WJ_OK)
         return rc;
-    if (texts->nodes[0].type == WJ_ARRAY) {
-        node = 1;
-        for (k = 0; k < texts->nodes[0].count; k++) {
-            if (texts->nodes[node].type != WJ_STRING &&
-                texts->nodes[node].type != WJ_NULL)
+    if (wj_node_type(texts, 0) == WJ_ARRAY) {
+        node = wj_node_first(0);
+        for (k = 0; k < wj_node_count(texts, 0); k++) {
+            if (wj_node_type(texts, node) != WJ_STRING &&
+                wj_node_type(texts, node) != WJ_NULL)
                 break;
-            node = texts->nodes[node].next;
+            node = wj_node_next(texts, node);
         }
-        if (k == texts->nodes[0].count)
+        if (k == wj_node_count(texts, 0))
             return WJ_OK;
     }
     wj_doc_release(texts);
@@ -148,7 +148,7 @@ static wj_code canonical_of(const wj_doc *doc, uint32_t node, wj_buf *buf,
 
 /*
  * Decides whether tool t's parameters are written as its text (the string
- * node `text` of the texts document): when the text parses and its
+ * record `text` of the texts document): when the text parses and its
  * canonical JSON equals that of the body's parameters.  The decoded text
  * is kept at e->texts + *texts_used.
  */
@@ -156,20 +156,20 @@ static wj_code match_text(encoder *e, tool *t, const wj_doc *texts,
                           uint32_t text, size_t *texts_used, wj_error *err)
 {
     const wj_alloc *alloc = e->doc->alloc;
-    const wj_node *s = &texts->nodes[text];
-    wj_buf body_canon = {NULL, 0, 0, alloc};
-    wj_buf text_canon = {NULL, 0, 0, alloc};
+    uint32_t start = wj_node_start(texts, text);
+    wj_buf body_canon = {NULL, 0, 0, alloc, NULL};
+    wj_buf text_canon = {NULL, 0, 0, alloc, NULL};
     wj_doc parsed;
     wj_error perr;
     wj_code rc;
     int has_text, has_body = 0;
 
-    if (!t->params || s->type != WJ_STRING)
+    if (!t->params || wj_node_type(texts, text) != WJ_STRING)
         return WJ_OK;
     t->text_at = *texts_used;
-    t->text_len =
-        wj_string_decode(texts->json + s->start + 1, s->end - s->start - 2,
-                         e->texts + t->text_at);
+    t->text_len = wj_string_decode(texts->json + start + 1,
+                                   wj_node_end(texts, text) - start - 2,
+                                   e->texts + t->text_at);
     *texts_used += t->text_len;
     rc = wj_doc_parse(&parsed, e->texts + t->text_at, t->text_len, 0, alloc,
                       &perr);
@@ -192,7 +192,7 @@ static wj_code prepare_tools(encoder *e, uint32_t tools_node,
                              const wj_doc *texts, wj_error *err)
 {
     const wj_doc *doc = e->doc;
-    uint32_t k, node = tools_node + 1, text = 1;
+    uint32_t k, node = wj_node_first(tools_node), text = wj_node_first(0);
     size_t used = 0;
     wj_code rc = WJ_OK;
 
@@ -205,13 +205,13 @@ static wj_code prepare_tools(encoder *e, uint32_t tools_node,
         memset(t, 0, sizeof *t);
         t->node = node;
         t->function = member_value(doc, node, "function");
-        if (t->function && doc->nodes[t->function].type != WJ_OBJECT)
+        if (t->function && wj_node_type(doc, t->function) != WJ_OBJECT)
             t->function = 0;
         t->params =
             t->function ? member_value(doc, t->function, "parameters") : 0;
         rc = match_text(e, t, texts, text, &used, err);
-        node = doc->nodes[node].next;
-        text = texts->nodes[text].next;
+        node = wj_node_next(doc, node);
+        text = wj_node_next(texts, text);
     }
     return rc;
 }
@@ -223,7 +223,7 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     static const wj_name messages = {"messages", 8};
     wj_render_opts opts = {WJ_STYLE_WIRE, &messages, 1, 0, NULL, 0};
     wj_doc doc, tdoc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     encoder e;
     wj_render_hook hook;
     uint32_t tools;
@@ -245,9 +245,9 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     memset(&e, 0, sizeof e);
     e.doc = &doc;
     tools = wj_doc_tools(&doc);
-    e.n_tools = tools ? doc.nodes[tools].count : 0;
+    e.n_tools = tools ? wj_node_count(&doc, tools) : 0;
     /* No tools to spell, or not one text each: no result. */
-    if (e.n_tools > 0 && e.n_tools == tdoc.nodes[0].count) {
+    if (e.n_tools > 0 && e.n_tools == wj_node_count(&tdoc, 0)) {
         rc = prepare_tools(&e, tools, &tdoc, err);
         if (rc == WJ_OK && wj_buf_reserve(&buf, wj_render_reserve(len)) != 0)
             rc = wj_fail_nomem(err);

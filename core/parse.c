@@ -2,10 +2,12 @@
 /*
  * parse.c - the strict, validating parser (docs/contract.md §3).
  *
- * One pass over the bytes builds a flat array of nodes that point into the
- * input.  Nesting is tracked on a fixed explicit stack, never on the C stack,
- * so depth costs no recursion.  When an object closes, its member names are
- * sorted (the renderers need that order) and duplicates fall out of the sort.
+ * One pass over the bytes builds the tape (wj_internal.h): a record per
+ * value pointing into the input, a scalar's as small as its start offset.
+ * Nesting is tracked on a fixed explicit stack, never on the C stack, so
+ * depth costs no recursion.  When an object closes, its member names are
+ * sorted (the renderers need that order; names that arrive in order need no
+ * sort) and duplicates fall out of the sort.
  *
  * Every error names the first byte that cannot continue a valid document:
  * the end of input for truncation, a bad escape's backslash, an ill-formed
@@ -19,6 +21,10 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WJ_HAVE_AVX2_PATH 1
+#endif
 
 typedef struct parser {
     const unsigned char *s;
@@ -26,8 +32,8 @@ typedef struct parser {
     size_t pos;
     unsigned opts;
     wj_doc *doc;
-    uint32_t cap_nodes;
-    uint32_t *keys; /* name nodes of the members of the open objects */
+    uint32_t cap_tape;
+    uint32_t *keys; /* name records of the members of the open objects */
     uint32_t n_keys;
     uint32_t cap_keys;
     uint32_t n_order;
@@ -36,7 +42,6 @@ typedef struct parser {
     size_t names_cap;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
-    uint32_t most; /* no array needs more entries: see max_entries() */
     wj_error *err;
 } parser;
 
@@ -83,35 +88,78 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
     return fail(p, WJ_ERR_SYNTAX, offset, msg);
 }
 
-static void skip_space(parser *p)
+/* clang-format off */
+static const unsigned char is_space[256] = {
+    [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
+};
+/* clang-format on */
+
+/* Skips a run of whitespace that starts at p->pos, 16 bytes at a time
+ * where it is long (indentation). */
+static __attribute__((noinline)) void skip_space_run(parser *p)
 {
     const unsigned char *s = p->s;
     size_t i = p->pos, len = p->len;
-    while (i < len &&
-           (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t'))
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi8(' ');
+    while (len - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        unsigned other =
+            ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) & 0xFFFFu;
+        if (other) {
+            i += (size_t)__builtin_ctz(other);
+            if (!is_space[s[i]])
+                break;
+            i++; /* a tab or a line break: go on */
+        } else {
+            i += 16;
+        }
+    }
+#endif
+    while (i < len && is_space[s[i]])
         i++;
     p->pos = i;
 }
 
-/* The most nodes len bytes can hold: every value takes a byte at least,
- * and a separator or a bracket stands between two, so about one node per
- * two bytes.  No array of the parser (nodes, keys, order, sort scratch)
- * ever holds more entries than there are nodes. */
+/* Compact text has no whitespace between tokens, and `, ` one blank:
+ * both inline; longer runs out of line. */
+static inline void skip_space(parser *p)
+{
+    size_t i = p->pos;
+    if (i < p->len && is_space[p->s[i]]) {
+        p->pos = ++i;
+        if (i < p->len && is_space[p->s[i]])
+            skip_space_run(p);
+    }
+}
+
+/* The most entries len bytes can need in the arrays of member names (keys,
+ * order, sort scratch): a member takes 5 bytes at least (`"":0,`), so one
+ * per two bytes is room to spare. */
 static uint32_t max_entries(size_t len)
 {
     size_t n = len / 2 + 2;
     return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
+/* The most tape slots len bytes can need: a container's 5 slots take 2
+ * bytes at least (`[[[]]]`), a name's 3 take 3 (`"":`), a string's 2 take
+ * 2, a number's 1 takes 1; 2.5 a byte. */
+static uint32_t max_slots(size_t len)
+{
+    size_t n = 5 * (len / 2) + 16;
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
 /* Grows an array of n-byte elements to hold at least need of them, never
- * past what the input can need (wj_grow's policy). */
-static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
-                size_t elem)
+ * past `most` (wj_grow's policy). */
+static int grow_to(parser *p, void **arr, uint32_t *cap, uint32_t need,
+                   size_t elem, uint32_t most)
 {
     size_t bytes;
     void *np =
         wj_grow(p->doc->alloc, *arr, (size_t)*cap * elem, (size_t)need * elem,
-                16 * elem, (size_t)p->most * elem, &bytes);
+                16 * elem, (size_t)most * elem, &bytes);
     if (!np)
         return -1;
     *arr = np;
@@ -119,28 +167,33 @@ static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
     return 0;
 }
 
-/* Out of line: the node array grows rarely. */
-static __attribute__((noinline)) int grow_nodes(parser *p)
+/* grow_to for the arrays of member names. */
+static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
+                size_t elem)
 {
-    return grow(p, (void **)&p->doc->nodes, &p->cap_nodes, p->doc->n_nodes + 1,
-                sizeof(wj_node));
+    return grow_to(p, arr, cap, need, elem, max_entries(p->len));
 }
 
-static inline uint32_t add_node(parser *p, wj_type type, size_t start)
+/* Out of line: the tape grows rarely. */
+static __attribute__((noinline)) int grow_tape(parser *p, uint32_t slots)
+{
+    if (p->doc->n_tape > UINT32_MAX - slots)
+        return -1;
+    return grow_to(p, (void **)&p->doc->tape, &p->cap_tape,
+                   p->doc->n_tape + slots, sizeof(uint32_t), max_slots(p->len));
+}
+
+/* Appends a record of `slots` slots starting with start; returns its index,
+ * or UINT32_MAX when out of memory.  The other slots are filled later. */
+static inline uint32_t add_record(parser *p, uint32_t slots, size_t start)
 {
     wj_doc *doc = p->doc;
-    wj_node *n;
-    if (doc->n_nodes == p->cap_nodes && grow_nodes(p) != 0)
+    uint32_t at = doc->n_tape;
+    if (p->cap_tape - at < slots && grow_tape(p, slots) != 0)
         return UINT32_MAX;
-    n = &doc->nodes[doc->n_nodes];
-    n->start = (uint32_t)start;
-    n->end = (uint32_t)start;
-    n->next = doc->n_nodes + 1;
-    n->count = 0;
-    n->aux = 0;
-    n->type = (uint8_t)type;
-    n->flags = 0;
-    return doc->n_nodes++;
+    doc->tape[at] = (uint32_t)start;
+    doc->n_tape = at + slots;
+    return at;
 }
 
 /* Length of the well-formed UTF-8 sequence at s[i], or 0 (RFC 3629 table:
@@ -232,9 +285,39 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
     return WJ_OK;
 }
 
+#if WJ_HAVE_AVX2_PATH
+/* scan_plain 32 bytes at a time, for processors that have AVX2. */
+__attribute__((target("avx2"))) static size_t
+scan_plain_avx2(const unsigned char *s, size_t i, size_t len)
+{
+    const __m256i quote = _mm256_set1_epi8('"');
+    const __m256i bslash = _mm256_set1_epi8('\\');
+    const __m256i space = _mm256_set1_epi8(' ');
+    while (len - i >= 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        /* signed compare: controls and every byte >= 0x80 are "< ' '" */
+        __m256i m =
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
+                                            _mm256_cmpeq_epi8(v, bslash)),
+                            _mm256_cmpgt_epi8(space, v));
+        unsigned mask = (unsigned)_mm256_movemask_epi8(m);
+        if (mask)
+            return i + (size_t)__builtin_ctz(mask);
+        i += 32;
+    }
+    while (i < len && !string_stop[s[i]])
+        i++;
+    return i;
+}
+#endif
+
 /* Index of the first byte at or after i that string_stop flags. */
 static size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 {
+#if WJ_HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx2"))
+        return scan_plain_avx2(s, i, len);
+#endif
 #if defined(__SSE2__)
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i bslash = _mm_set1_epi8('\\');
@@ -256,15 +339,43 @@ static size_t scan_plain(const unsigned char *s, size_t i, size_t len)
     return i;
 }
 
-/* Parses the string literal at p->pos; adds its node (decoding a member
- * name with escapes into doc->names). */
-static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
+/* Files the decoded form of the escaped name at tape record idx (raw body
+ * s[start + 1 .. end - 1)) in doc->names: a 4-byte length, then the bytes. */
+static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
+{
+    size_t raw_len = end - start - 2;
+    uint32_t decoded;
+    if (p->names_cap - p->names_len < raw_len + sizeof decoded) {
+        size_t cap;
+        /* decoded names and their lengths fit in the input's length */
+        char *np = wj_grow(p->doc->alloc, p->doc->names, p->names_cap,
+                           p->names_len + raw_len + sizeof decoded, 256,
+                           p->len + sizeof decoded, &cap);
+        if (!np)
+            return wj_fail_nomem(p->err);
+        p->doc->names = np;
+        p->names_cap = cap;
+    }
+    decoded = (uint32_t)wj_string_decode(
+        (const char *)p->s + start + 1, raw_len,
+        p->doc->names + p->names_len + sizeof decoded);
+    memcpy(p->doc->names + p->names_len, &decoded, sizeof decoded);
+    /* The names fit in the input's length (see wj_internal.h), so + 1 does
+     * not wrap. */
+    p->doc->tape[idx + 2] = (uint32_t)p->names_len + 1;
+    p->names_len += sizeof decoded + decoded;
+    return WJ_OK;
+}
+
+/* Parses the string literal at p->pos and adds its record: two slots for a
+ * value, three for a member name (whose flags go to *name_flags; a name
+ * with escapes is decoded into doc->names). */
+static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
 {
     const unsigned char *s = p->s;
     size_t len = p->len, start = p->pos, i = start + 1;
     uint8_t flags = 0;
     uint32_t idx;
-    wj_node *n;
 
     for (;;) {
         unsigned char c;
@@ -302,32 +413,18 @@ static wj_code parse_string(parser *p, int is_name, uint32_t *node_out)
             } while (i < len && s[i] >= 0x80);
         }
     }
-    idx = add_node(p, WJ_STRING, start);
+    p->pos = i + 1;
+    idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    n = &p->doc->nodes[idx];
-    n->end = (uint32_t)(i + 1);
-    n->flags = flags;
-    if (is_name && (flags & WJ_STR_ESCAPED)) {
-        size_t raw_len = i - start - 1;
-        if (p->names_cap - p->names_len < raw_len) {
-            size_t cap;
-            /* decoded names are never longer than the input */
-            char *np = wj_grow(p->doc->alloc, p->doc->names, p->names_cap,
-                               p->names_len + raw_len, 256, len, &cap);
-            if (!np)
-                return wj_fail_nomem(p->err);
-            p->doc->names = np;
-            p->names_cap = cap;
-        }
-        n->aux = (uint32_t)p->names_len;
-        n->count = (uint32_t)wj_string_decode(
-            (const char *)s + start + 1, raw_len, p->doc->names + p->names_len);
-        p->names_len += n->count;
+    if (!is_name) {
+        p->doc->tape[idx + 1] = flags & WJ_STR_ESCAPED ? 0 : (uint32_t)(i + 1);
+        return WJ_OK;
     }
-    p->pos = i + 1;
-    *node_out = idx;
-    return WJ_OK;
+    *name_flags = flags;
+    p->doc->tape[idx + 1] = (uint32_t)(i + 1);
+    p->doc->tape[idx + 2] = 0;
+    return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, i + 1) : WJ_OK;
 }
 
 static int is_digit(unsigned char c)
@@ -339,7 +436,6 @@ static wj_code parse_number(parser *p)
 {
     const unsigned char *s = p->s;
     size_t len = p->len, start = p->pos, i = start;
-    uint32_t idx;
 
     if (s[i] == '-')
         i++;
@@ -369,30 +465,43 @@ static wj_code parse_number(parser *p)
         while (i < len && is_digit(s[i]))
             i++;
     }
-    idx = add_node(p, WJ_NUMBER, start);
-    if (idx == UINT32_MAX)
+    if (add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->doc->nodes[idx].end = (uint32_t)i;
     p->pos = i;
     return WJ_OK;
 }
 
-static wj_code parse_literal(parser *p, const char *word, wj_type type)
+static wj_code parse_literal(parser *p, const char *word)
 {
     size_t start = p->pos, k;
-    uint32_t idx;
     for (k = 0; word[k]; k++) {
         if (start + k >= p->len)
             return fail_syntax(p, p->len, NULL);
         if (p->s[start + k] != (unsigned char)word[k])
             return fail(p, WJ_ERR_SYNTAX, start + k, "invalid literal");
     }
-    idx = add_node(p, type, start);
-    if (idx == UINT32_MAX)
+    if (add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->doc->nodes[idx].end = (uint32_t)(start + k);
     p->pos = start + k;
     return WJ_OK;
+}
+
+/* True when the names arrive strictly in order: then they need no sort and
+ * none repeats.  Most names differ in their first byte. */
+static int names_in_order(const wj_doc *doc, const uint32_t *names, uint32_t n)
+{
+    uint32_t k;
+    for (k = 1; k < n; k++) {
+        wj_span a = wj_doc_name(doc, names[k - 1]),
+                b = wj_doc_name(doc, names[k]);
+        if (a.len && b.len && a.ptr[0] != b.ptr[0]) {
+            if ((unsigned char)a.ptr[0] > (unsigned char)b.ptr[0])
+                return 0;
+        } else if (wj_compare_bytes(a, b) >= 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Sorts the names of the object that just closed, reports the earliest
@@ -405,10 +514,12 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
     size_t dup_at = SIZE_MAX;
 
     if (n == 0) { /* p->keys may still be NULL: no arithmetic on it */
-        doc->nodes[obj].aux = p->n_order;
+        doc->tape[obj + 4] = p->n_order;
         return WJ_OK;
     }
     names = p->keys + key_base;
+    if (names_in_order(doc, names, n))
+        goto file;
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
@@ -416,8 +527,8 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
     for (k = 1; k < n; k++) {
         if (wj_compare_bytes(wj_doc_name(doc, names[k - 1]),
                              wj_doc_name(doc, names[k])) == 0) {
-            uint32_t a = doc->nodes[names[k - 1]].start;
-            uint32_t b = doc->nodes[names[k]].start;
+            uint32_t a = doc->tape[names[k - 1]];
+            uint32_t b = doc->tape[names[k]];
             size_t later = a > b ? a : b;
             if (later < dup_at)
                 dup_at = later;
@@ -425,13 +536,13 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
     }
     if (dup_at != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, dup_at, "duplicate member name");
+file:
     if (p->n_order + n > p->cap_order &&
         grow(p, (void **)&doc->order, &p->cap_order, p->n_order + n,
              sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
-    if (n)
-        memcpy(doc->order + p->n_order, names, n * sizeof(uint32_t));
-    doc->nodes[obj].aux = p->n_order;
+    memcpy(doc->order + p->n_order, names, n * sizeof(uint32_t));
+    doc->tape[obj + 4] = p->n_order;
     p->n_order += n;
     p->n_keys = key_base;
     return WJ_OK;
@@ -439,13 +550,14 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 
 static wj_code parse_tree(parser *p)
 {
-    uint32_t stack[WJ_MAX_DEPTH];    /* open containers */
+    uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records */
     uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
     unsigned depth = 0;
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
-    wj_node *top;
+    uint32_t *top;
     wj_code rc;
     uint32_t idx;
+    uint8_t name_flags;
 
     if (p->len >= 3 && p->s[0] == 0xEF && p->s[1] == 0xBB && p->s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
@@ -456,25 +568,28 @@ value:
         return fail_syntax(p, p->len, NULL);
     switch (p->s[p->pos]) {
     case '{':
-    case '[':
+    case '[': {
+        int is_object = p->s[p->pos] == '{';
         if (depth == WJ_MAX_DEPTH)
             return fail(p, WJ_ERR_DEPTH, p->pos, "nesting deeper than 1000");
-        idx = add_node(p, p->s[p->pos] == '{' ? WJ_OBJECT : WJ_ARRAY, p->pos);
+        idx = add_record(p, WJ_CONTAINER_SLOTS, p->pos);
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
+        p->doc->tape[idx + 3] = 0; /* count */
+        p->doc->tape[idx + 4] = 0; /* order */
         stack[depth] = idx;
         key_base[depth] = p->n_keys;
         depth++;
         p->pos++;
         skip_space(p);
-        if (p->pos < p->len && (p->s[p->pos] == '}' || p->s[p->pos] == ']') &&
-            (p->s[p->pos] == '}') == (p->doc->nodes[idx].type == WJ_OBJECT))
+        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']'))
             goto close;
-        p->doc->nodes[idx].count = 1;
-        if (p->doc->nodes[idx].type == WJ_OBJECT)
+        p->doc->tape[idx + 3] = 1;
+        if (is_object)
             goto member;
         goto value;
-    case '"': rc = parse_string(p, 0, &idx); break;
+    }
+    case '"': rc = parse_string(p, 0, &name_flags); break;
     case '-':
     case '0':
     case '1':
@@ -486,9 +601,9 @@ value:
     case '7':
     case '8':
     case '9': rc = parse_number(p); break;
-    case 't': rc = parse_literal(p, "true", WJ_TRUE); break;
-    case 'f': rc = parse_literal(p, "false", WJ_FALSE); break;
-    case 'n': rc = parse_literal(p, "null", WJ_NULL); break;
+    case 't': rc = parse_literal(p, "true"); break;
+    case 'f': rc = parse_literal(p, "false"); break;
+    case 'n': rc = parse_literal(p, "null"); break;
     default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
     }
     if (rc != WJ_OK)
@@ -504,30 +619,30 @@ after_value:
     }
     if (p->pos >= p->len)
         return fail_syntax(p, p->len, NULL);
-    top = &p->doc->nodes[stack[depth - 1]];
+    top = p->doc->tape + stack[depth - 1];
     if (p->s[p->pos] == ',') {
         p->pos++;
         skip_space(p);
         if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
             return fail(p, WJ_ERR_SYNTAX, p->pos, "trailing comma");
-        top->count++;
-        if (top->type == WJ_OBJECT)
+        top[3]++;
+        if (p->s[top[0]] == '{')
             goto member;
         goto value;
     }
-    if (top->type == WJ_ARRAY ? p->s[p->pos] != ']' : p->s[p->pos] != '}')
+    if (p->s[top[0]] == '[' ? p->s[p->pos] != ']' : p->s[p->pos] != '}')
         return fail(p, WJ_ERR_SYNTAX, p->pos,
-                    top->type == WJ_ARRAY
+                    p->s[top[0]] == '['
                         ? "expected ',' or ']' after array element"
                         : "expected ',' or '}' after object member");
 
 close:
     depth--;
-    top = &p->doc->nodes[stack[depth]];
-    top->end = (uint32_t)(p->pos + 1);
-    top->next = p->doc->n_nodes;
+    top = p->doc->tape + stack[depth];
+    top[1] = (uint32_t)(p->pos + 1); /* end */
+    top[2] = p->doc->n_tape;         /* next */
     p->pos++;
-    if (top->type == WJ_OBJECT && track_names) {
+    if (p->s[top[0]] == '{' && track_names) {
         rc = close_object(p, stack[depth], key_base[depth]);
         if (rc != WJ_OK)
             return rc;
@@ -540,7 +655,8 @@ member:
     if (p->s[p->pos] != '"')
         return fail(p, WJ_ERR_SYNTAX, p->pos,
                     "expected '\"' to begin a member name");
-    rc = parse_string(p, track_names, &idx);
+    idx = p->doc->n_tape;
+    rc = parse_string(p, 1, &name_flags);
     if (rc != WJ_OK)
         return rc;
     if (track_names) {
@@ -549,8 +665,8 @@ member:
                  sizeof(uint32_t)) != 0)
             return wj_fail_nomem(p->err);
         p->keys[p->n_keys++] = idx;
-        if (p->doc->nodes[idx].flags & WJ_STR_UTF16)
-            p->doc->nodes[stack[depth - 1]].flags |= WJ_OBJ_UTF16;
+        if (name_flags & WJ_STR_UTF16)
+            p->doc->tape[stack[depth - 1] + 3] |= WJ_COUNT_UTF16;
     }
     skip_space(p);
     if (p->pos >= p->len || p->s[p->pos] != ':')
@@ -580,11 +696,11 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.opts = opts;
     p.doc = doc;
     p.err = err;
-    p.most = max_entries(len);
-    /* Typical documents hold a node per 16 bytes or fewer. */
-    if (grow(&p, (void **)&doc->nodes, &p.cap_nodes,
-             (uint32_t)(len / 16 < 1u << 20 ? len / 16 + 16 : 1u << 20),
-             sizeof(wj_node)) != 0)
+    /* Typical documents need a slot per 16 bytes or fewer; the tape grows
+     * by doubling when they need more. */
+    if (grow_to(&p, (void **)&doc->tape, &p.cap_tape,
+                (uint32_t)(len / 16 < 1u << 22 ? len / 16 + 16 : 1u << 22),
+                sizeof(uint32_t), max_slots(len)) != 0)
         rc = wj_fail_nomem(err);
     else
         rc = parse_tree(&p);
@@ -597,20 +713,69 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
 
 void wj_doc_release(wj_doc *doc)
 {
-    wj_free(doc->alloc, doc->nodes);
+    wj_free(doc->alloc, doc->tape);
     wj_free(doc->alloc, doc->order);
     wj_free(doc->alloc, doc->names);
-    doc->nodes = NULL;
+    doc->tape = NULL;
     doc->order = NULL;
     doc->names = NULL;
-    doc->n_nodes = 0;
+    doc->n_tape = 0;
+}
+
+/* Only bytes that start a value are ever looked up. */
+/* clang-format off */
+const unsigned char wj_value_type[256] = {
+    ['{'] = WJ_OBJECT, ['['] = WJ_ARRAY, ['"'] = WJ_STRING,
+    ['-'] = WJ_NUMBER, ['0'] = WJ_NUMBER, ['1'] = WJ_NUMBER, ['2'] = WJ_NUMBER,
+    ['3'] = WJ_NUMBER, ['4'] = WJ_NUMBER, ['5'] = WJ_NUMBER, ['6'] = WJ_NUMBER,
+    ['7'] = WJ_NUMBER, ['8'] = WJ_NUMBER, ['9'] = WJ_NUMBER,
+    ['t'] = WJ_TRUE, ['f'] = WJ_FALSE, ['n'] = WJ_NULL,
+};
+/* clang-format on */
+
+/* clang-format off */
+const unsigned char wj_number_byte[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+    ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['-'] = 1, ['+'] = 1,
+    ['.'] = 1, ['e'] = 1, ['E'] = 1,
+};
+/* clang-format on */
+
+size_t wj_string_end(const char *s, size_t len, size_t at)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    at++;
+    for (;;) {
+        at = scan_plain(u, at, len);
+        if (u[at] == '"')
+            return at + 1;
+        /* a backslash skips the byte after it; anything else is text */
+        at += u[at] == '\\' ? 2 : 1;
+    }
+}
+
+uint32_t wj_node_end(const wj_doc *doc, uint32_t node)
+{
+    size_t at = doc->tape[node];
+    switch (doc->json[at]) {
+    case '{':
+    case '[': return doc->tape[node + 1];
+    case '"':
+        if (doc->tape[node + 1])
+            return doc->tape[node + 1];
+        return (uint32_t)wj_string_end(doc->json, doc->len, at);
+    case 't':
+    case 'n': return (uint32_t)at + 4;
+    case 'f': return (uint32_t)at + 5;
+    default: return (uint32_t)wj_number_end(doc->json, doc->len, at);
+    }
 }
 
 uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
                      size_t name_len)
 {
     const uint32_t *names = wj_doc_members(doc, obj);
-    uint32_t lo = 0, hi = doc->nodes[obj].count;
+    uint32_t lo = 0, hi = wj_node_count(doc, obj);
     wj_span key = {name, name_len};
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;

@@ -100,7 +100,7 @@ static int is_plain_ascii(const char *text, size_t len)
 wj_code wj_buf_put_text(wj_buf *buf, const char *text, size_t len,
                         unsigned flags, const char *invalid, wj_error *err)
 {
-    wj_buf lit = {NULL, 0, 0, buf->alloc};
+    wj_buf lit = {NULL, 0, 0, buf->alloc, NULL};
     size_t need = 2, i, body;
     wj_code rc;
 
@@ -145,7 +145,7 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
 wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
                       char **out, size_t *out_len, wj_error *err)
 {
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_code rc;
 
     *out = NULL;

@@ -5,7 +5,7 @@
  * leaves every other byte alone; tool_schemas returns each tool's schema as
  * the exact text the client sent.
  *
- * Both read the parser's node spans: a value's first to last byte.
+ * Both read the parser's spans: a value's first to last byte.
  *
  * with_top_level matches a member name the way Go's encoding/json does:
  * after decoding escapes and under Unicode simple case folding (unicode.h),
@@ -15,12 +15,6 @@
  */
 #include "wj_internal.h"
 #include "unicode.h"
-
-/* The raw length of a member name (between its quotes). */
-static size_t raw_name_length(const wj_doc *doc, uint32_t name_node)
-{
-    return doc->nodes[name_node].end - doc->nodes[name_node].start - 2;
-}
 
 /* What a byte that does not start a well-formed sequence reads as: a value
  * above U+10FFFF, so it equals nothing a decoded name holds. */
@@ -107,48 +101,27 @@ static int fold_equal(const char *a, size_t a_len, const char *b, size_t b_len)
     return i == a_len && j == b_len;
 }
 
-/* True when the member name at name_node, its escapes decoded, is name
- * under simple case folding; scratch has room for the name's raw length
- * when it holds escapes. */
+/* True when the member name at record name_node, its escapes decoded (the
+ * parser keeps decoded names), is name under simple case folding. */
 static int name_matches(const wj_doc *doc, uint32_t name_node, const char *name,
-                        size_t name_len, char *scratch)
+                        size_t name_len)
 {
-    const wj_node *n = &doc->nodes[name_node];
-    const char *raw = doc->json + n->start + 1;
-    size_t raw_len = raw_name_length(doc, name_node);
-
-    if (!(n->flags & WJ_STR_ESCAPED))
-        return fold_equal(raw, raw_len, name, name_len);
-    return fold_equal(scratch, wj_string_decode(raw, raw_len, scratch), name,
-                      name_len);
+    wj_span s = wj_doc_name(doc, name_node);
+    return fold_equal(s.ptr, s.len, name, name_len);
 }
 
-/* Collects in hits the value nodes of the root object's members called
- * name (under folding), in document order; returns how many, or UINT32_MAX
- * out of memory.  One scratch buffer, as long as the longest escaped name,
- * serves every comparison. */
+/* Collects in hits the value records of the root object's members called
+ * name (under folding), in document order; returns how many. */
 static uint32_t find_top_level(const wj_doc *doc, const char *name,
                                size_t name_len, uint32_t *hits)
 {
-    uint32_t count = doc->nodes[0].count, member = 1, k, n = 0;
-    size_t longest = 0;
-    char *scratch = NULL;
+    uint32_t count = wj_node_count(doc, 0), member = wj_node_first(0), k, n = 0;
 
     for (k = 0; k < count; k++) {
-        if ((doc->nodes[member].flags & WJ_STR_ESCAPED) &&
-            raw_name_length(doc, member) > longest)
-            longest = raw_name_length(doc, member);
-        member = doc->nodes[member + 1].next;
+        if (name_matches(doc, member, name, name_len))
+            hits[n++] = wj_member_value(member);
+        member = wj_member_next(doc, member);
     }
-    if (longest && !(scratch = wj_malloc(doc->alloc, longest)))
-        return UINT32_MAX;
-    member = 1;
-    for (k = 0; k < count; k++) {
-        if (name_matches(doc, member, name, name_len, scratch))
-            hits[n++] = member + 1;
-        member = doc->nodes[member + 1].next;
-    }
-    wj_free(doc->alloc, scratch);
     return n;
 }
 
@@ -161,16 +134,16 @@ static wj_code splice_values(const wj_doc *doc, const uint32_t *hits,
     uint32_t k;
 
     for (k = 0; k < n; k++)
-        size -= doc->nodes[hits[k]].end - doc->nodes[hits[k]].start;
+        size -= wj_node_end(doc, hits[k]) - wj_node_start(doc, hits[k]);
     if (value_len > (WJ_MAX_INPUT - size) / n)
         return wj_fail(err, WJ_ERR_TOOBIG, 0, "result too large");
     if (wj_buf_reserve(buf, size + n * value_len) != 0)
         return wj_fail_nomem(err);
     for (k = 0; k < n; k++) {
-        const wj_node *v = &doc->nodes[hits[k]];
-        wj_buf_put(buf, doc->json + at, v->start - at);
+        uint32_t start = wj_node_start(doc, hits[k]);
+        wj_buf_put(buf, doc->json + at, start - at);
         wj_buf_put(buf, value, value_len);
-        at = v->end;
+        at = wj_node_end(doc, hits[k]);
     }
     wj_buf_put(buf, doc->json + at, doc->len - at);
     return WJ_OK;
@@ -182,7 +155,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
                           wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     uint32_t *hits, n;
     wj_code rc;
 
@@ -197,7 +170,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
     wj_doc_release(&doc);
     rc = wj_doc_parse(&doc, body, len, WJ_PARSE_ALLOW_DUPLICATES, alloc, err);
     if (wj_error_is_input(rc) ||
-        (rc == WJ_OK && doc.nodes[0].type != WJ_OBJECT)) {
+        (rc == WJ_OK && wj_node_type(&doc, 0) != WJ_OBJECT)) {
         /* Not an object this scanner follows: no result, no error. */
         if (rc == WJ_OK)
             wj_doc_release(&doc);
@@ -207,7 +180,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
     }
     if (rc != WJ_OK)
         return rc;
-    hits = wj_malloc(alloc, (doc.nodes[0].count + 1) * sizeof *hits);
+    hits = wj_malloc(alloc, (wj_node_count(&doc, 0) + 1) * sizeof *hits);
     n = hits ? find_top_level(&doc, name ? name : "", name_len, hits)
              : UINT32_MAX;
     if (n == UINT32_MAX)
@@ -232,13 +205,13 @@ static uint32_t follow_path(const wj_doc *doc, uint32_t node,
     for (k = 0; k < n_path && node; k++)
         if (path[k].ptr)
             node = wj_doc_value(doc, node, path[k].ptr, path[k].len);
-    return node && doc->nodes[node].type != WJ_NULL ? node : UINT32_MAX;
+    return node && wj_node_type(doc, node) != WJ_NULL ? node : UINT32_MAX;
 }
 
 uint32_t wj_doc_tools(const wj_doc *doc)
 {
     uint32_t v = wj_doc_value(doc, 0, "tools", 5);
-    return v && doc->nodes[v].type == WJ_ARRAY ? v : 0;
+    return v && wj_node_type(doc, v) == WJ_ARRAY ? v : 0;
 }
 
 wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
@@ -246,7 +219,7 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
                         size_t *out_len, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc};
+    wj_buf buf = {NULL, 0, 0, alloc, NULL};
     uint32_t tools, tool, k;
     wj_code rc;
 
@@ -265,8 +238,8 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
         rc = wj_fail_nomem(err);
     else
         wj_buf_putc(&buf, '[');
-    tool = tools + 1;
-    for (k = 0; rc == WJ_OK && k < doc.nodes[tools].count; k++) {
+    tool = wj_node_first(tools);
+    for (k = 0; rc == WJ_OK && k < wj_node_count(&doc, tools); k++) {
         uint32_t v = follow_path(&doc, tool, path, n_path);
         if (wj_buf_reserve(&buf, 6) != 0) {
             rc = wj_fail_nomem(err);
@@ -277,9 +250,10 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
         if (v == UINT32_MAX)
             wj_buf_put(&buf, "null", 4);
         else
-            rc = wj_buf_put_quoted(&buf, body + doc.nodes[v].start,
-                                   doc.nodes[v].end - doc.nodes[v].start, err);
-        tool = doc.nodes[tool].next;
+            rc = wj_buf_put_quoted(
+                &buf, body + wj_node_start(&doc, v),
+                wj_node_end(&doc, v) - wj_node_start(&doc, v), err);
+        tool = wj_node_next(&doc, tool);
     }
     if (rc == WJ_OK && wj_buf_reserve(&buf, 1) != 0)
         rc = wj_fail_nomem(err);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render.c - one iterative walk over the tree that writes the wire (§4) or
+ * render.c - one iterative walk over the tape that writes the wire (§4) or
  * the canonical (§5) rendering.
  *
  * Containers are entered on an explicit stack of frames, so nesting costs
@@ -14,6 +14,10 @@
 #include "wj_internal.h"
 #include "number.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* How the wire rendering reads an object: §4's schema rules. */
 typedef enum mode {
     MODE_SCHEMA,  /* members are keywords; `properties` is a property map */
@@ -23,7 +27,7 @@ typedef enum mode {
 } mode;
 
 typedef struct frame {
-    uint32_t node;    /* the container */
+    uint32_t node;    /* the container's record */
     uint32_t done;    /* elements or members written */
     uint32_t total;   /* elements or members to write */
     uint32_t child;   /* arrays: the next element's node */
@@ -31,6 +35,7 @@ typedef struct frame {
     uint32_t mark;    /* scratch size to restore on close */
     uint8_t own_list; /* objects: list is in scratch, not doc->order */
     uint8_t mode;
+    uint8_t is_array;
 } frame;
 
 typedef struct render {
@@ -92,13 +97,14 @@ static wj_code nomem(render *r)
     return wj_fail_nomem(r->err);
 }
 
-/* The decoded text of a string node that is not a member name. */
+/* The decoded text of a string value (not a member name). */
 static int string_value(render *r, uint32_t node, wj_span *out)
 {
-    const wj_node *n = &r->doc->nodes[node];
-    const char *raw = r->doc->json + n->start + 1;
-    size_t raw_len = n->end - n->start - 2;
-    if (!(n->flags & WJ_STR_ESCAPED)) {
+    const wj_doc *doc = r->doc;
+    uint32_t start = wj_node_start(doc, node);
+    const char *raw = doc->json + start + 1;
+    size_t raw_len = wj_node_end(doc, node) - start - 2;
+    if (doc->tape[node + 1]) { /* no escape */
         out->ptr = raw;
         out->len = raw_len;
         return 0;
@@ -123,20 +129,20 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
                                   frame *f)
 {
     const wj_doc *doc = r->doc;
-    uint32_t count = doc->nodes[map].count, n = 0, k, e, left;
+    uint32_t count = wj_node_count(doc, map), n = 0, k, e, left;
     const uint32_t *sorted = wj_doc_members(doc, map);
     uint32_t list, seen;
 
-    if (!required || doc->nodes[required].type != WJ_ARRAY || count == 0)
+    if (!required || wj_node_type(doc, required) != WJ_ARRAY || count == 0)
         return WJ_OK;
     list = scratch_push(r, 2 * count);
     if (list == UINT32_MAX)
         return nomem(r);
     seen = list + count;
     memset(r->scratch + seen, 0, count * sizeof(uint32_t));
-    e = required + 1;
-    for (left = doc->nodes[required].count; left > 0; left--) {
-        if (doc->nodes[e].type == WJ_STRING) {
+    e = wj_node_first(required);
+    for (left = wj_node_count(doc, required); left > 0; left--) {
+        if (wj_node_type(doc, e) == WJ_STRING) {
             wj_span name;
             uint32_t pos;
             if (string_value(r, e, &name) != 0)
@@ -147,7 +153,7 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
                 r->scratch[list + n++] = sorted[pos];
             }
         }
-        e = doc->nodes[e].next;
+        e = wj_node_next(doc, e);
     }
     for (k = 0; k < count; k++)
         if (!r->scratch[seen + k])
@@ -164,10 +170,10 @@ static wj_code order_canonical(render *r, uint32_t obj, int is_root, frame *f)
     const wj_doc *doc = r->doc;
     const wj_render_opts *o = r->opts;
     int filter = is_root && o->message;
-    uint32_t count = doc->nodes[obj].count, n = 0, k, list;
+    uint32_t count = wj_node_count(doc, obj), n = 0, k, list;
     const uint32_t *sorted = wj_doc_members(doc, obj);
 
-    if (!filter && !(doc->nodes[obj].flags & WJ_OBJ_UTF16))
+    if (!filter && !wj_node_utf16(doc, obj))
         return WJ_OK;
     list = scratch_push(r, 2 * count);
     if (list == UINT32_MAX)
@@ -176,13 +182,13 @@ static wj_code order_canonical(render *r, uint32_t obj, int is_root, frame *f)
         uint32_t name = sorted[k];
         if (filter) {
             wj_span s = wj_doc_name(doc, name);
-            if (doc->nodes[name + 1].type == WJ_NULL || span_is(s, "extra") ||
-                span_in(s, o->skip, o->n_skip))
+            if (wj_node_type(doc, wj_member_value(name)) == WJ_NULL ||
+                span_is(s, "extra") || span_in(s, o->skip, o->n_skip))
                 continue;
         }
         r->scratch[list + n++] = name;
     }
-    if (doc->nodes[obj].flags & WJ_OBJ_UTF16)
+    if (wj_node_utf16(doc, obj))
         wj_sort_names(doc, r->scratch + list, n, r->scratch + list + count,
                       wj_compare_utf16);
     f->list = list;
@@ -191,7 +197,8 @@ static wj_code order_canonical(render *r, uint32_t obj, int is_root, frame *f)
     return WJ_OK;
 }
 
-static wj_code push_frame(render *r, uint32_t node, mode m, frame **out)
+static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
+                          frame **out)
 {
     frame *f;
     if (r->depth == r->cap_frames) {
@@ -205,49 +212,84 @@ static wj_code push_frame(render *r, uint32_t node, mode m, frame **out)
     f = &r->frames[r->depth++];
     f->node = node;
     f->done = 0;
-    f->total = r->doc->nodes[node].count;
-    f->child = node + 1;
-    f->list = r->doc->nodes[node].aux;
+    f->total = wj_node_count(r->doc, node);
+    f->child = wj_node_first(node);
+    f->list = r->doc->tape[node + 4];
     f->mark = r->n_scratch;
     f->own_list = 0;
     f->mode = (uint8_t)m;
+    f->is_array = (uint8_t)is_array;
     *out = f;
     return WJ_OK;
 }
 
-static wj_code write_string(render *r, uint32_t node)
+/* Appends the n input bytes at doc->json + at.  Lexemes and names are
+ * mostly shorter than 16 bytes: where the input and the buffer both have
+ * 16 bytes to spare, one unaligned 16-byte move does it without a call to
+ * memcpy (the bytes past n are overwritten by what comes next). */
+static inline void put_input(render *r, uint32_t at, size_t n)
 {
-    const wj_node *n = &r->doc->nodes[node];
-    size_t raw_len = n->end - n->start - 2;
-    const char *raw = r->doc->json + n->start + 1;
-    int escaped = n->flags & WJ_STR_ESCAPED;
-    int rc = r->opts->style == WJ_STYLE_CANONICAL
-                 ? wj_write_canonical_string(r->buf, raw, raw_len, escaped)
-                 : wj_write_wire_string(r->buf, raw, raw_len, escaped);
-    return rc == 0 ? WJ_OK : nomem(r);
+    const wj_doc *doc = r->doc;
+    wj_buf *buf = r->buf;
+#if defined(__SSE2__)
+    if (n <= 16 && doc->len - at >= 16 && buf->cap - buf->len >= 16) {
+        _mm_storeu_si128(
+            (__m128i *)(void *)(buf->ptr + buf->len),
+            _mm_loadu_si128((const __m128i *)(const void *)(doc->json + at)));
+        buf->len += n;
+        return;
+    }
+#endif
+    wj_buf_put(buf, doc->json + at, n);
+}
+
+/* Writes the string literal (a value or a member name) opening at start.
+ * A plain one (plain_end, one past its closing quote, not 0) is copied as
+ * it is: its raw bytes need no escape in either rendering.  The writers
+ * find the end of an escaped one as they re-escape it. */
+static wj_code write_string(render *r, uint32_t start, uint32_t plain_end)
+{
+    const wj_doc *doc = r->doc;
+    size_t end;
+    if (plain_end) {
+        if (wj_buf_reserve(r->buf, plain_end - start) != 0)
+            return nomem(r);
+        put_input(r, start, plain_end - start);
+        return WJ_OK;
+    }
+    end = r->opts->style == WJ_STYLE_CANONICAL
+              ? wj_write_canonical_literal(r->buf, doc->json, doc->len, start)
+              : wj_write_wire_literal(r->buf, doc->json, doc->len, start);
+    return end ? WJ_OK : nomem(r);
 }
 
 static wj_code write_scalar(render *r, uint32_t node)
 {
-    const wj_node *n = &r->doc->nodes[node];
-    const char *lexeme = r->doc->json + n->start;
-    size_t len = n->end - n->start;
+    const wj_doc *doc = r->doc;
+    uint32_t start = wj_node_start(doc, node);
+    const char *lexeme = doc->json + start;
+    size_t len;
 
-    if (n->type == WJ_STRING)
-        return write_string(r, node);
-    if (n->type == WJ_NUMBER && r->opts->style == WJ_STYLE_CANONICAL) {
+    switch (lexeme[0]) {
+    case '"': return write_string(r, start, doc->tape[node + 1]);
+    case 't':
+    case 'n': len = 4; break;
+    case 'f': len = 5; break;
+    default:
+        len = wj_number_end(doc->json, doc->len, start) - start;
+        if (r->opts->style != WJ_STYLE_CANONICAL)
+            break;
         if (wj_buf_reserve(r->buf, WJ_NUMBER_MAX_CHARS) != 0)
             return nomem(r);
         len = wj_number_canonical(lexeme, len, r->buf->ptr + r->buf->len);
         if (!len)
-            return wj_fail(r->err, WJ_ERR_RANGE, n->start,
-                           "rounds to infinity");
+            return wj_fail(r->err, WJ_ERR_RANGE, start, "rounds to infinity");
         r->buf->len += len;
         return WJ_OK;
     }
     if (wj_buf_reserve(r->buf, len) != 0)
         return nomem(r);
-    wj_buf_put(r->buf, lexeme, len);
+    put_input(r, start, len);
     return WJ_OK;
 }
 
@@ -258,7 +300,7 @@ static wj_code write_scalar(render *r, uint32_t node)
 static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
 {
     const wj_doc *doc = r->doc;
-    wj_type type = (wj_type)doc->nodes[node].type;
+    wj_type type = wj_node_type(doc, node);
     frame *f;
     wj_code rc;
 
@@ -274,11 +316,11 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     if (wj_buf_reserve(r->buf, 2) != 0)
         return nomem(r);
     wj_buf_putc(r->buf, type == WJ_ARRAY ? '[' : '{');
-    rc = push_frame(r, node, m, &f);
+    rc = push_frame(r, node, m, type == WJ_ARRAY, &f);
     if (rc != WJ_OK || type == WJ_ARRAY)
         return rc;
     if (r->hook && r->hook->order) {
-        uint32_t list = scratch_push(r, doc->nodes[node].count);
+        uint32_t list = scratch_push(r, wj_node_count(doc, node));
         if (list == UINT32_MAX)
             return nomem(r);
         if (r->hook->order(r->hook->ctx, node, r->scratch + list)) {
@@ -293,7 +335,9 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     if (m == MODE_PROPMAP) {
         uint32_t pos = wj_doc_find(doc, parent, "required", 8);
         uint32_t required =
-            pos == UINT32_MAX ? 0 : wj_doc_members(doc, parent)[pos] + 1;
+            pos == UINT32_MAX
+                ? 0
+                : wj_member_value(wj_doc_members(doc, parent)[pos]);
         return order_property_map(r, node, required, f);
     }
     return WJ_OK;
@@ -339,7 +383,8 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
         const struct keyword *kw = &keywords[k];
         if (name.len != kw->len || memcmp(name.ptr, kw->name, kw->len) != 0)
             continue;
-        if (kw->object_only && doc->nodes[name_node + 1].type != WJ_OBJECT)
+        if (kw->object_only &&
+            wj_node_type(doc, wj_member_value(name_node)) != WJ_OBJECT)
             return MODE_SCHEMA;
         return kw->value_mode;
     }
@@ -354,7 +399,7 @@ static wj_code walk(render *r, uint32_t root)
 
     while (rc == WJ_OK && r->depth > 0) {
         frame *f = &r->frames[r->depth - 1];
-        int is_array = doc->nodes[f->node].type == WJ_ARRAY;
+        int is_array = f->is_array;
         uint32_t name, value;
 
         if (wj_buf_reserve(r->buf, 2) != 0)
@@ -369,21 +414,30 @@ static wj_code walk(render *r, uint32_t root)
             wj_buf_putc(r->buf, ',');
         if (is_array) {
             value = f->child;
-            f->child = doc->nodes[value].next;
-            rc = open_value(r, value, (mode)f->mode, 0);
+            f->child = wj_node_next(doc, value);
+            /* scalars straight away: no frame, no mode, no hook to ask */
+            rc = !r->hook && !wj_node_is_container(doc, value)
+                     ? write_scalar(r, value)
+                     : open_value(r, value, (mode)f->mode, 0);
             continue;
         }
         name = f->own_list ? r->scratch[f->list + f->done - 1]
                            : doc->order[f->list + f->done - 1];
-        rc = write_string(r, name);
+        rc = write_string(r, wj_node_start(doc, name),
+                          wj_name_escaped(doc, name) ? 0
+                                                     : wj_name_end(doc, name));
         if (rc != WJ_OK)
             break;
         if (wj_buf_reserve(r->buf, 1) != 0)
             return nomem(r);
         wj_buf_putc(r->buf, ':');
-        rc = open_value(r, name + 1,
-                        member_mode(r, (mode)f->mode, name, r->depth == 1),
-                        f->node);
+        value = wj_member_value(name);
+        if (!r->hook && !wj_node_is_container(doc, value))
+            rc = write_scalar(r, value);
+        else
+            rc = open_value(r, value,
+                            member_mode(r, (mode)f->mode, name, r->depth == 1),
+                            f->node);
     }
     return rc;
 }

@@ -3,7 +3,7 @@
  * wj_internal.h - the parsed tree and the pieces the renderers share.
  *
  * Internal to libwirejson (the unit tests may include it).  Data flows
- *   bytes --wj_doc_parse--> wj_doc (flat node array pointing into the bytes)
+ *   bytes --wj_doc_parse--> wj_doc (a tape of records pointing into the bytes)
  *         --wj_render-->    bytes (wire or canonical) --> SHA-256 for digests.
  */
 #ifndef WJ_INTERNAL_H
@@ -24,21 +24,28 @@ void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
  * the size to start from) to hold at least need bytes, by the library's one
  * growth policy (alloc.c): doubling, but never past `most` (what the data
  * can need), nor to a block SQLite's allocator refuses while the need is
- * smaller, and after a large request is refused, an eighth more, then just
- * need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
+ * smaller, and after a large request is refused, half the increment and
+ * half again, down to just need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
  */
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);
 
-/* A growable byte buffer.  Writers reserve first, then write unchecked. */
+struct wj_sha256;
+
+/* A growable byte buffer.  Writers reserve first, then write unchecked.
+ * With `hash` set it is a window onto a stream instead: when room runs out,
+ * the bytes held so far go into the hash and the window empties, so a
+ * digest never holds the whole canonical text. */
 typedef struct wj_buf {
     char *ptr;
     size_t len;
     size_t cap;
     const wj_alloc *alloc;
+    struct wj_sha256 *hash; /* NULL: an ordinary buffer */
 } wj_buf;
 
-/* Makes room for `extra` more bytes; 0 on success, -1 when out of memory. */
+/* Makes room for `extra` more bytes (hashing and dropping what it holds
+ * first, for a window); 0 on success, -1 when out of memory. */
 int wj_buf_grow(wj_buf *buf, size_t extra);
 
 static inline int wj_buf_reserve(wj_buf *buf, size_t extra)
@@ -109,36 +116,45 @@ typedef enum wj_type {
     WJ_OBJECT
 } wj_type;
 
-/* String flags. */
+/* String flags, found while parsing a string. */
 #define WJ_STR_ESCAPED 0x01 /* holds a backslash escape */
 #define WJ_STR_UTF16                                                           \
     0x02 /* holds U+E000 or above, or a lone surrogate:                        \
             its UTF-16 order may differ from byte order */
-/* Object flags. */
-#define WJ_OBJ_UTF16 0x02 /* a member name has WJ_STR_UTF16 */
 
 /*
- * One value.  Nodes are stored in document order; a container's children
- * follow it, an object's as name, value, name, value...
+ * The tape: one record per value, in document order, made of uint32 slots.
+ * A record starts with the offset of the value's first byte, which tells its
+ * type ('{', '[', '"', a digit or '-', 't', 'f', 'n'):
+ *
+ *   number, true, false, null           1 slot   start
+ *   string                              2 slots  start, plain end
+ *   member name                         3 slots  start, end, ext
+ *   array, object                       5 slots  start, end, next,
+ *                                                count (| WJ_COUNT_UTF16),
+ *                                                order
+ *
+ * A number's end is not kept: the input is valid, so it is found again when
+ * needed.  That keeps a `[0,0,...]` at 4 bytes of tape per element, where a
+ * record per value with every field cost 24.  A string's `plain end` is the
+ * offset one past its closing quote when it holds no escape (its bytes are
+ * then copied as they are), else 0 (the writers find its end as they
+ * re-escape it).  A container's children follow its record, an
+ * object's as name, value, name, value...; `next` is the record after its
+ * subtree.  A name's `ext` is 0 when it holds no escape, else 1 + the offset
+ * in wj_doc.names of its decoded form (a 4-byte length, then the bytes).
+ * An object's `order` is its first entry in wj_doc.order.
  */
-typedef struct wj_node {
-    uint32_t start; /* offset of the first byte (a string's opening quote) */
-    uint32_t end;   /* offset one past the last byte */
-    uint32_t next;  /* index of the first node after this subtree */
-    uint32_t count; /* array: elements; object: members;
-                       escaped member name: decoded length */
-    uint32_t aux;   /* object: first entry in wj_doc.order;
-                       escaped member name: offset in wj_doc.names */
-    uint8_t type;   /* wj_type */
-    uint8_t flags;  /* WJ_STR_* or WJ_OBJ_* */
-} wj_node;
+#define WJ_NAME_SLOTS 3
+#define WJ_CONTAINER_SLOTS 5
+#define WJ_COUNT_UTF16 0x80000000u /* an object: a name has WJ_STR_UTF16 */
 
 typedef struct wj_doc {
     const char *json;
     size_t len;
-    wj_node *nodes;
-    uint32_t n_nodes;
-    uint32_t *order; /* per object, its name nodes sorted by decoded bytes */
+    uint32_t *tape;
+    uint32_t n_tape;
+    uint32_t *order; /* per object, its name records sorted by decoded bytes */
     char *names;     /* decoded member names that held escapes */
     const wj_alloc *alloc;
 } wj_doc;
@@ -151,32 +167,108 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                      const wj_alloc *alloc, wj_error *err);
 void wj_doc_release(wj_doc *doc);
 
+/* The type of each byte that can start a value. */
+extern const unsigned char wj_value_type[256];
+
+static inline wj_type wj_node_type(const wj_doc *doc, uint32_t node)
+{
+    return (wj_type)wj_value_type[(unsigned char)doc->json[doc->tape[node]]];
+}
+
+static inline int wj_node_is_container(const wj_doc *doc, uint32_t node)
+{
+    unsigned char c = (unsigned char)doc->json[doc->tape[node]];
+    return c == '{' || c == '[';
+}
+
+/* Offset of a value's (or a name's) first byte. */
+static inline uint32_t wj_node_start(const wj_doc *doc, uint32_t node)
+{
+    return doc->tape[node];
+}
+
+/* Offset one past a value's last byte (a scalar's is found again). */
+uint32_t wj_node_end(const wj_doc *doc, uint32_t node);
+
+/* The record after the subtree of a value. */
+static inline uint32_t wj_node_next(const wj_doc *doc, uint32_t node)
+{
+    unsigned char c = (unsigned char)doc->json[doc->tape[node]];
+    if (c == '{' || c == '[')
+        return doc->tape[node + 2];
+    return c == '"' ? node + 2 : node + 1;
+}
+
+/* A container's elements or members. */
+static inline uint32_t wj_node_count(const wj_doc *doc, uint32_t node)
+{
+    return doc->tape[node + 3] & ~WJ_COUNT_UTF16;
+}
+
+/* True for an object with a name that may sort differently in UTF-16. */
+static inline int wj_node_utf16(const wj_doc *doc, uint32_t node)
+{
+    return (doc->tape[node + 3] & WJ_COUNT_UTF16) != 0;
+}
+
+/* A container's first element, or an object's first name. */
+static inline uint32_t wj_node_first(uint32_t node)
+{
+    return node + WJ_CONTAINER_SLOTS;
+}
+
+/* The value of the member whose name is the record name. */
+static inline uint32_t wj_member_value(uint32_t name)
+{
+    return name + WJ_NAME_SLOTS;
+}
+
+/* The name after the member whose name is the record name. */
+static inline uint32_t wj_member_next(const wj_doc *doc, uint32_t name)
+{
+    return wj_node_next(doc, wj_member_value(name));
+}
+
+/* Offsets of a member name's quotes: start, and one past the closing one. */
+static inline uint32_t wj_name_end(const wj_doc *doc, uint32_t name)
+{
+    return doc->tape[name + 1];
+}
+
+/* True when a member name holds an escape. */
+static inline int wj_name_escaped(const wj_doc *doc, uint32_t name)
+{
+    return doc->tape[name + 2] != 0;
+}
+
 /* A member name's decoded bytes. */
 typedef struct wj_span {
     const char *ptr;
     size_t len;
 } wj_span;
 
-static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name_node)
+static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
 {
-    const wj_node *n = &doc->nodes[name_node];
+    const uint32_t *t = doc->tape + name;
     wj_span s;
-    if (n->flags & WJ_STR_ESCAPED) {
-        s.ptr = doc->names + n->aux;
-        s.len = n->count;
+    if (t[2]) {
+        uint32_t len;
+        memcpy(&len, doc->names + t[2] - 1, sizeof len);
+        s.ptr = doc->names + t[2] - 1 + sizeof len;
+        s.len = len;
     } else {
-        s.ptr = doc->json + n->start + 1;
-        s.len = n->end - n->start - 2;
+        s.ptr = doc->json + t[0] + 1;
+        s.len = t[1] - t[0] - 2;
     }
     return s;
 }
 
-/* The sorted name nodes of an object node.  doc->order is NULL while no
+/* The sorted name records of an object.  doc->order is NULL while no
  * object has members, and arithmetic on NULL is undefined even by 0. */
 static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
 {
-    return doc->nodes[obj].count ? doc->order + doc->nodes[obj].aux
-                                 : doc->order;
+    return wj_node_count(doc, obj) ? doc->order + doc->tape[obj + 4]
+                                   : doc->order;
 }
 
 /* Finds the member called name in obj; returns its position in
@@ -190,10 +282,11 @@ static inline uint32_t wj_doc_value(const wj_doc *doc, uint32_t obj,
                                     const char *name, size_t name_len)
 {
     uint32_t pos;
-    if (doc->nodes[obj].type != WJ_OBJECT)
+    if (wj_node_type(doc, obj) != WJ_OBJECT)
         return 0;
     pos = wj_doc_find(doc, obj, name, name_len);
-    return pos == UINT32_MAX ? 0 : wj_doc_members(doc, obj)[pos] + 1;
+    return pos == UINT32_MAX ? 0
+                             : wj_member_value(wj_doc_members(doc, obj)[pos]);
 }
 
 /* The root's `tools` member when it is an array, else 0 (rawbody.c). */
@@ -212,12 +305,37 @@ size_t wj_string_decode(const char *raw, size_t raw_len, char *out);
 /* Worst-case growth of a string body when re-escaped by either writer. */
 #define WJ_ESCAPE_GROWTH 3
 
-/* Write a string literal (quotes included) from its raw body, reserving
- * room as they go.  Return 0, or -1 when out of memory. */
+/*
+ * Write the valid string literal that opens at s[at] (a '"'; s holds len
+ * bytes) again, reserving room as they go: its end is found as it is
+ * copied.  Return the offset one past its closing quote, or 0 when out of
+ * memory.
+ */
+size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at);
+size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
+                                  size_t at);
+
+/* The same from a raw body between quotes (raw[-1] and raw[raw_len] are
+ * the quotes).  Return 0, or -1 when out of memory.  `escaped` is unused:
+ * the writers find escapes themselves. */
 int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
                          int escaped);
 int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
                               int escaped);
+
+/* The bytes a number's lexeme is made of (parse.c). */
+extern const unsigned char wj_number_byte[256];
+
+/* Offset one past the valid number whose lexeme starts at s[at]: in valid
+ * input the byte after a number is never one of its bytes. */
+static inline size_t wj_number_end(const char *s, size_t len, size_t at)
+{
+    while (at < len && wj_number_byte[(unsigned char)s[at]])
+        at++;
+    return at;
+}
+/* Offset one past the valid string literal that opens at s[at]. */
+size_t wj_string_end(const char *s, size_t len, size_t at);
 
 /* wj_buf_put_text flag: text may hold encoded surrogates (ED A0 80 ..
  * ED BF BF, "WTF-8"), written as \udxxx escapes. */
@@ -242,7 +360,7 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
 int wj_compare_bytes(wj_span a, wj_span b);
 int wj_compare_utf16(wj_span a, wj_span b);
 
-/* Sorts the name nodes in names[0..n) by cmp, stably, using tmp (room for n).
+/* Sorts the name records in names[0..n) by cmp, stably, using tmp (room for n).
  */
 void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
                    uint32_t *tmp, int (*cmp)(wj_span, wj_span));
@@ -273,7 +391,7 @@ wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
 /* Lets a caller take over parts of a rendering: the member order of chosen
  * objects and the bytes of chosen values.  Either callback may be NULL. */
 typedef struct wj_render_hook {
-    /* May fill order[0..count) with the name nodes of object obj (count
+    /* May fill order[0..count) with the name records of object obj (count
      * members) in the order to write them: returns 1 when it did, else 0. */
     int (*order)(void *ctx, uint32_t obj, uint32_t *order);
     /* May write the value at node into buf itself (reserving first):

@@ -27,21 +27,22 @@ static const wj_name messages = {"messages", 8};
  * names: a wire rendering), or 0. */
 static uint32_t member(const wj_doc *doc, uint32_t obj, const char *name)
 {
-    uint32_t k, m = obj + 1;
+    uint32_t k, m = wj_node_first(obj);
     size_t len = strlen(name);
-    if (doc->nodes[obj].type != WJ_OBJECT)
+    if (wj_node_type(doc, obj) != WJ_OBJECT)
         return 0;
-    for (k = 0; k < doc->nodes[obj].count; k++, m = doc->nodes[m + 1].next)
-        if (doc->nodes[m].end - doc->nodes[m].start == len + 2 &&
-            memcmp(doc->json + doc->nodes[m].start + 1, name, len) == 0)
-            return m + 1;
+    for (k = 0; k < wj_node_count(doc, obj);
+         k++, m = wj_node_next(doc, wj_member_value(m)))
+        if (wj_node_end(doc, m) - wj_node_start(doc, m) == len + 2 &&
+            memcmp(doc->json + wj_node_start(doc, m) + 1, name, len) == 0)
+            return wj_member_value(m);
     return 0;
 }
 
 static void put_node(const wj_doc *doc, uint32_t node, fuzz_buf *out)
 {
-    fuzz_buf_put(out, doc->json + doc->nodes[node].start,
-                 doc->nodes[node].end - doc->nodes[node].start);
+    fuzz_buf_put(out, doc->json + wj_node_start(doc, node),
+                 wj_node_end(doc, node) - wj_node_start(doc, node));
 }
 
 /* A tool's text to splice, when its canonical JSON equals that of params
@@ -77,11 +78,11 @@ static void put_reordered(const wj_doc *doc, uint32_t obj,
 
     fuzz_buf_putc(out, '{');
     for (j = 0; j <= n_leaders; j++) {
-        for (k = 0, m = obj + 1; k < doc->nodes[obj].count;
-             k++, m = doc->nodes[m + 1].next) {
+        for (k = 0, m = wj_node_first(obj); k < wj_node_count(doc, obj);
+             k++, m = wj_node_next(doc, wj_member_value(m))) {
             size_t lead;
             for (lead = 0; lead < n_leaders; lead++)
-                if (member(doc, obj, leaders[lead]) == m + 1)
+                if (member(doc, obj, leaders[lead]) == wj_member_value(m))
                     break;
             if (lead != j) /* j == n_leaders: the rest, in their order */
                 continue;
@@ -90,12 +91,14 @@ static void put_reordered(const wj_doc *doc, uint32_t obj,
             first = 0;
             put_node(doc, m, out);
             fuzz_buf_putc(out, ':');
-            if (is_tool && lead == 1 && doc->nodes[m + 1].type == WJ_OBJECT)
-                put_reordered(doc, m + 1, fn_leaders, 3, 0, sp, out);
+            if (is_tool && lead == 1 &&
+                wj_node_type(doc, wj_member_value(m)) == WJ_OBJECT)
+                put_reordered(doc, wj_member_value(m), fn_leaders, 3, 0, sp,
+                              out);
             else if (!is_tool && lead == 2 && sp->text)
                 fuzz_buf_put(out, sp->text, sp->len);
             else
-                put_node(doc, m + 1, out);
+                put_node(doc, wj_member_value(m), out);
         }
     }
     fuzz_buf_putc(out, '}');
@@ -120,31 +123,32 @@ static int expected(const char *body, size_t body_len, const wj_doc *texts,
     fuzz_parse_valid(&bd, body, body_len);
     tools = member(&wd, 0, "tools");
     btools = wj_doc_tools(&bd);
-    if (tools && wd.nodes[tools].type == WJ_ARRAY &&
-        wd.nodes[tools].count > 0 &&
-        wd.nodes[tools].count == texts->nodes[0].count) {
+    if (tools && wj_node_type(&wd, tools) == WJ_ARRAY &&
+        wj_node_count(&wd, tools) > 0 &&
+        wj_node_count(&wd, tools) == wj_node_count(texts, 0)) {
         FUZZ_CHECK(btools != 0);
         ok = 1;
         fuzz_buf_putc(out, '{');
-        for (k = 0, m = 1; k < wd.nodes[0].count;
-             k++, m = wd.nodes[m + 1].next) {
+        for (k = 0, m = wj_node_first(0); k < wj_node_count(&wd, 0);
+             k++, m = wj_node_next(&wd, wj_member_value(m))) {
             if (k)
                 fuzz_buf_putc(out, ',');
             put_node(&wd, m, out);
             fuzz_buf_putc(out, ':');
-            if (m + 1 != tools) {
-                put_node(&wd, m + 1, out);
+            if (wj_member_value(m) != tools) {
+                put_node(&wd, wj_member_value(m), out);
                 continue;
             }
             fuzz_buf_putc(out, '[');
-            for (t = tools + 1, bt = btools + 1, e = 1, i = 0;
-                 i < wd.nodes[tools].count; i++, t = wd.nodes[t].next,
-                bt = bd.nodes[bt].next, e = texts->nodes[e].next) {
+            for (t = wj_node_first(tools), bt = wj_node_first(btools),
+                e = wj_node_first(0), i = 0;
+                 i < wj_node_count(&wd, tools); i++, t = wj_node_next(&wd, t),
+                bt = wj_node_next(&bd, bt), e = wj_node_next(texts, e)) {
                 splice sp = {NULL, 0};
                 uint32_t fn = wj_doc_value(&bd, bt, "function", 8);
-                uint32_t params = fn ? wj_doc_value(&bd, fn, "parameters", 10)
-                                     : 0;
-                const wj_node *s = &texts->nodes[e];
+                uint32_t params =
+                    fn ? wj_doc_value(&bd, fn, "parameters", 10) : 0;
+                fuzz_node s_at = fuzz_node_at(texts, e), *s = &s_at;
                 if (i)
                     fuzz_buf_putc(out, ',');
                 if (params && s->type == WJ_STRING) {
@@ -152,14 +156,14 @@ static int expected(const char *body, size_t body_len, const wj_doc *texts,
                     sp.len = fuzz_decode_utf8(texts->json + s->start + 1,
                                               s->end - s->start - 2, sp.text);
                     if (!same_canonical(sp.text, sp.len,
-                                        body + bd.nodes[params].start,
-                                        bd.nodes[params].end -
-                                            bd.nodes[params].start)) {
+                                        body + wj_node_start(&bd, params),
+                                        wj_node_end(&bd, params) -
+                                            wj_node_start(&bd, params))) {
                         free(sp.text);
                         sp.text = NULL;
                     }
                 }
-                if (wd.nodes[t].type == WJ_OBJECT)
+                if (wj_node_type(&wd, t) == WJ_OBJECT)
                     put_reordered(&wd, t, tool_leaders, 2, 1, &sp, out);
                 else
                     put_node(&wd, t, out);
@@ -177,12 +181,12 @@ static int expected(const char *body, size_t body_len, const wj_doc *texts,
 
 static int texts_are_valid(const wj_doc *texts)
 {
-    uint32_t k, e = 1;
-    if (texts->nodes[0].type != WJ_ARRAY)
+    uint32_t k, e = wj_node_first(0);
+    if (wj_node_type(texts, 0) != WJ_ARRAY)
         return 0;
-    for (k = 0; k < texts->nodes[0].count; k++, e = texts->nodes[e].next)
-        if (texts->nodes[e].type != WJ_STRING &&
-            texts->nodes[e].type != WJ_NULL)
+    for (k = 0; k < wj_node_count(texts, 0); k++, e = wj_node_next(texts, e))
+        if (wj_node_type(texts, e) != WJ_STRING &&
+            wj_node_type(texts, e) != WJ_NULL)
             return 0;
     return 1;
 }
@@ -254,9 +258,9 @@ static void check(const fuzz_part *body, const fuzz_part *texts, fuzz_rng *rng)
     if (calls > 0) {
         fuzz_heap_begin(1 + fuzz_rng_below(rng, (uint32_t)calls));
         out = NULL;
-        rc = wj_encode_with_schemas(body->ptr, body->len, texts->ptr,
-                                    texts->len, &fuzz_heap, &out, &out_len,
-                                    &err);
+        rc =
+            wj_encode_with_schemas(body->ptr, body->len, texts->ptr, texts->len,
+                                   &fuzz_heap, &out, &out_len, &err);
         fuzz_heap_begin(0);
         FUZZ_CHECK(rc == WJ_ERR_NOMEM && out == NULL);
         FUZZ_CHECK(fuzz_heap_live() == 0);

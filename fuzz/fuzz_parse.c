@@ -19,86 +19,89 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* Checks the subtree at node; returns the index after it. */
-static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
-                           uint32_t hi)
+/* Each object's sorted member list holds each of its name records once. */
+static void check_order(const wj_doc *doc, uint32_t obj)
 {
-    const wj_node *n = &doc->nodes[node];
-    const char *s = doc->json;
-    uint32_t k, child, at;
+    uint32_t count = wj_node_count(doc, obj), k, j, name;
+    const uint32_t *sorted = wj_doc_members(doc, obj);
+    for (k = 0, name = wj_node_first(obj); k < count;
+         k++, name = wj_member_next(doc, name)) {
+        for (j = 0; j < count && sorted[j] != name; j++)
+            ;
+        FUZZ_CHECK(j < count);
+    }
+    for (k = 1; k < count; k++)
+        FUZZ_CHECK(wj_compare_bytes(wj_doc_name(doc, sorted[k - 1]),
+                                    wj_doc_name(doc, sorted[k])) < 0);
+}
 
-    FUZZ_CHECK(lo <= n->start && n->start < n->end && n->end <= hi);
-    FUZZ_CHECK(n->next > node && n->next <= doc->n_nodes);
-    switch (n->type) {
-    case WJ_NULL: FUZZ_CHECK(n->end - n->start == 4 && s[n->start] == 'n'); break;
-    case WJ_TRUE: FUZZ_CHECK(n->end - n->start == 4 && s[n->start] == 't'); break;
-    case WJ_FALSE: FUZZ_CHECK(n->end - n->start == 5 && s[n->start] == 'f'); break;
+/* Checks the subtree at record node, a value (or a member name when
+ * is_name); returns the record after it.  With orders, each object's
+ * sorted names too. */
+static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
+                           uint32_t hi, int is_name, int orders)
+{
+    const char *s = doc->json;
+    uint32_t start = wj_node_start(doc, node), end, next, k, child, at, count;
+    wj_type type = wj_node_type(doc, node);
+
+    end = is_name ? wj_name_end(doc, node) : wj_node_end(doc, node);
+    FUZZ_CHECK(lo <= start && start < end && end <= hi);
+    if (is_name) {
+        FUZZ_CHECK(type == WJ_STRING && end - start >= 2 && s[end - 1] == '"');
+        return wj_member_value(node);
+    }
+    next = wj_node_next(doc, node);
+    FUZZ_CHECK(next > node && next <= doc->n_tape);
+    switch (type) {
+    case WJ_NULL: FUZZ_CHECK(end - start == 4 && s[start] == 'n'); break;
+    case WJ_TRUE: FUZZ_CHECK(end - start == 4 && s[start] == 't'); break;
+    case WJ_FALSE: FUZZ_CHECK(end - start == 5 && s[start] == 'f'); break;
     case WJ_NUMBER:
-        FUZZ_CHECK(s[n->start] == '-' || (s[n->start] >= '0' && s[n->start] <= '9'));
+        FUZZ_CHECK(s[start] == '-' || (s[start] >= '0' && s[start] <= '9'));
         break;
     case WJ_STRING:
-        FUZZ_CHECK(n->end - n->start >= 2 && s[n->start] == '"' &&
-                   s[n->end - 1] == '"');
+        FUZZ_CHECK(end - start >= 2 && s[start] == '"' && s[end - 1] == '"');
         break;
     case WJ_ARRAY:
     case WJ_OBJECT:
-        FUZZ_CHECK(s[n->start] == (n->type == WJ_ARRAY ? '[' : '{'));
-        FUZZ_CHECK(s[n->end - 1] == (n->type == WJ_ARRAY ? ']' : '}'));
-        at = n->start + 1;
-        child = node + 1;
-        for (k = 0; k < n->count; k++) {
+        FUZZ_CHECK(s[start] == (type == WJ_ARRAY ? '[' : '{'));
+        FUZZ_CHECK(s[end - 1] == (type == WJ_ARRAY ? ']' : '}'));
+        count = wj_node_count(doc, node);
+        at = start + 1;
+        child = wj_node_first(node);
+        for (k = 0; k < count; k++) {
             uint32_t after;
-            if (n->type == WJ_OBJECT) {
-                FUZZ_CHECK(doc->nodes[child].type == WJ_STRING);
-                child = check_node(doc, child, at, n->end - 1);
-                at = doc->nodes[child - 1].end;
+            if (type == WJ_OBJECT) {
+                uint32_t name = child;
+                FUZZ_CHECK(wj_node_type(doc, name) == WJ_STRING);
+                child = check_node(doc, name, at, end - 1, 1, orders);
+                at = wj_name_end(doc, name);
             }
-            after = check_node(doc, child, at, n->end - 1);
-            at = doc->nodes[child].end;
+            after = check_node(doc, child, at, end - 1, 0, orders);
+            at = wj_node_end(doc, child);
             child = after;
         }
-        FUZZ_CHECK(child == n->next);
-        return n->next;
-    default:
-        fuzz_fail(__FILE__, __LINE__, "a node of no known type");
+        FUZZ_CHECK(child == next);
+        if (type == WJ_OBJECT && orders)
+            check_order(doc, node);
+        return next;
+    default: fuzz_fail(__FILE__, __LINE__, "a record of no known type");
     }
-    FUZZ_CHECK(n->next == node + 1);
-    return n->next;
+    FUZZ_CHECK(next == node + (type == WJ_STRING ? 2u : 1u));
+    return next;
 }
 
-/* Each object's sorted member list holds each of its name nodes once. */
-static void check_orders(const wj_doc *doc)
-{
-    uint32_t node;
-    for (node = 0; node < doc->n_nodes; node++) {
-        const wj_node *n = &doc->nodes[node];
-        uint32_t k, j, name;
-        const uint32_t *sorted;
-        if (n->type != WJ_OBJECT)
-            continue;
-        sorted = wj_doc_members(doc, node);
-        for (k = 0, name = node + 1; k < n->count;
-             k++, name = doc->nodes[name + 1].next) {
-            for (j = 0; j < n->count && sorted[j] != name; j++)
-                ;
-            FUZZ_CHECK(j < n->count);
-        }
-        for (k = 1; k < n->count; k++)
-            FUZZ_CHECK(wj_compare_bytes(wj_doc_name(doc, sorted[k - 1]),
-                                        wj_doc_name(doc, sorted[k])) < 0);
-    }
-}
-
-static void check_tree(const wj_doc *doc)
+static void check_tree(const wj_doc *doc, int orders)
 {
     uint32_t first = 0, last = (uint32_t)doc->len;
     while (is_space(doc->json[first]))
         first++;
     while (is_space(doc->json[last - 1]))
         last--;
-    FUZZ_CHECK(doc->n_nodes > 0);
-    FUZZ_CHECK(doc->nodes[0].start == first && doc->nodes[0].end == last);
-    FUZZ_CHECK(check_node(doc, 0, first, last) == doc->n_nodes);
+    FUZZ_CHECK(doc->n_tape > 0);
+    FUZZ_CHECK(wj_node_start(doc, 0) == first && wj_node_end(doc, 0) == last);
+    FUZZ_CHECK(check_node(doc, 0, first, last, 0, orders) == doc->n_tape);
 }
 
 /* Every renderer refuses bad input with the parser's error. */
@@ -152,8 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     drc = wj_doc_parse(&doc, in.ptr, in.len, 0, &fuzz_heap, &derr);
     FUZZ_CHECK(drc == rc);
     if (rc == WJ_OK) {
-        check_tree(&doc);
-        check_orders(&doc);
+        check_tree(&doc, 1);
         wj_doc_release(&doc);
     } else {
         FUZZ_CHECK(derr.offset == err.offset);
@@ -165,13 +167,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                        &fuzz_heap, &derr);
     fuzz_check_error(drc, &derr, in.len);
     if (rc == WJ_OK || rc == WJ_ERR_DUPLICATE)
-        FUZZ_CHECK(drc == WJ_OK || (wj_error_is_input(drc) &&
-                                    rc == WJ_ERR_DUPLICATE &&
-                                    derr.offset > err.offset));
+        FUZZ_CHECK(drc == WJ_OK ||
+                   (wj_error_is_input(drc) && rc == WJ_ERR_DUPLICATE &&
+                    derr.offset > err.offset));
     else
         FUZZ_CHECK(drc == rc && derr.offset == err.offset);
     if (drc == WJ_OK) {
-        check_tree(&dup);
+        check_tree(&dup, 0);
         wj_doc_release(&dup);
     }
     FUZZ_CHECK(fuzz_heap_live() == 0);

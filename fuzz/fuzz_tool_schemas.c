@@ -20,56 +20,57 @@
 /* The member called name (UTF-8 bytes) of obj, or 0. */
 static uint32_t member(const wj_doc *doc, uint32_t obj, const wj_name *name)
 {
-    uint32_t k, m = obj + 1, found = 0;
+    uint32_t k, m = wj_node_first(obj), found = 0;
     char *decoded;
-    if (doc->nodes[obj].type != WJ_OBJECT)
+    if (wj_node_type(doc, obj) != WJ_OBJECT)
         return 0;
     decoded = fuzz_xmalloc(doc->len);
-    for (k = 0; k < doc->nodes[obj].count && !found;
-         k++, m = doc->nodes[m + 1].next) {
-        const wj_node *n = &doc->nodes[m];
+    for (k = 0; k < wj_node_count(doc, obj) && !found;
+         k++, m = wj_node_next(doc, wj_member_value(m))) {
+        fuzz_node n_at = fuzz_node_at(doc, m), *n = &n_at;
         size_t len = fuzz_decode_utf8(doc->json + n->start + 1,
                                       n->end - n->start - 2, decoded);
         if (len == name->len && memcmp(decoded, name->ptr, len) == 0)
-            found = m + 1;
+            found = wj_member_value(m);
     }
     free(decoded);
     return found;
 }
 
-static void check_result(const wj_doc *body, const wj_name *path,
-                         size_t n_path, const char *out, size_t out_len)
+static void check_result(const wj_doc *body, const wj_name *path, size_t n_path,
+                         const char *out, size_t out_len)
 {
     static const wj_name tools_name = {"tools", 5};
-    uint32_t tools = member(body, 0, &tools_name), k, tool, e = 1;
+    uint32_t tools = member(body, 0, &tools_name), k, tool,
+             e = wj_node_first(0);
     wj_doc res;
     size_t j;
 
-    if (!tools || body->nodes[tools].type != WJ_ARRAY) {
+    if (!tools || wj_node_type(body, tools) != WJ_ARRAY) {
         FUZZ_CHECK(out == NULL);
         return;
     }
     fuzz_check_result(out, out_len);
     fuzz_check_form(out, out_len, WJ_STYLE_WIRE);
     fuzz_parse_valid(&res, out, out_len);
-    FUZZ_CHECK(res.nodes[0].type == WJ_ARRAY &&
-               res.nodes[0].count == body->nodes[tools].count);
-    for (k = 0, tool = tools + 1; k < body->nodes[tools].count;
-         k++, tool = body->nodes[tool].next, e = res.nodes[e].next) {
+    FUZZ_CHECK(wj_node_type(&res, 0) == WJ_ARRAY &&
+               wj_node_count(&res, 0) == wj_node_count(body, tools));
+    for (k = 0, tool = wj_node_first(tools); k < wj_node_count(body, tools);
+         k++, tool = wj_node_next(body, tool), e = wj_node_next(&res, e)) {
         uint32_t v = tool;
         for (j = 0; j < n_path && v; j++)
             v = member(body, v, &path[j]);
-        if (!v || body->nodes[v].type == WJ_NULL) {
-            FUZZ_CHECK(res.nodes[e].type == WJ_NULL);
+        if (!v || wj_node_type(body, v) == WJ_NULL) {
+            FUZZ_CHECK(wj_node_type(&res, e) == WJ_NULL);
         } else {
-            const wj_node *s = &res.nodes[e];
-            size_t raw_len = body->nodes[v].end - body->nodes[v].start;
+            fuzz_node s_at = fuzz_node_at(&res, e), *s = &s_at;
+            size_t raw_len = wj_node_end(body, v) - wj_node_start(body, v);
             char *text = fuzz_xmalloc(s->end - s->start);
             size_t len = fuzz_decode_utf8(out + s->start + 1,
                                           s->end - s->start - 2, text);
             FUZZ_CHECK(s->type == WJ_STRING);
             fuzz_check_same_bytes("a tool's schema and its bytes in the body",
-                                  body->json + body->nodes[v].start, raw_len,
+                                  body->json + wj_node_start(body, v), raw_len,
                                   text, len);
             free(text);
         }

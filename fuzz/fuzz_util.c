@@ -209,3 +209,16 @@ void fuzz_check_same_bytes(const char *what, const char *a, size_t a_len,
             b_len > 2000 ? 2000 : (int)b_len, b);
     fuzz_fail(__FILE__, __LINE__, what);
 }
+
+fuzz_node fuzz_node_at(const wj_doc *doc, uint32_t node)
+{
+    fuzz_node n;
+    n.type = wj_node_type(doc, node);
+    n.start = wj_node_start(doc, node);
+    n.end = wj_node_end(doc, node);
+    n.next = wj_node_next(doc, node);
+    n.count = n.type == WJ_ARRAY || n.type == WJ_OBJECT
+                  ? wj_node_count(doc, node)
+                  : 0;
+    return n;
+}

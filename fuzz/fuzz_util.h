@@ -23,10 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Prints where and what, then aborts: a finding. */
 void fuzz_fail(const char *file, int line, const char *what);
 
-#define FUZZ_CHECK(cond)                                                     \
-    do {                                                                     \
-        if (!(cond))                                                         \
-            fuzz_fail(__FILE__, __LINE__, #cond);                            \
+#define FUZZ_CHECK(cond)                                                       \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            fuzz_fail(__FILE__, __LINE__, #cond);                              \
     } while (0)
 
 /* ------------------------------------------------------------- allocation */
@@ -94,6 +94,15 @@ void fuzz_check_result(const char *out, size_t out_len);
  * wj_doc_release. */
 void fuzz_parse_valid(wj_doc *doc, const char *text, size_t len);
 
+/* A tape record's fields, as the checks read them (a member name's `next`
+ * means nothing; its value is wj_member_value). */
+typedef struct fuzz_node {
+    uint32_t start, end, next, count;
+    wj_type type;
+} fuzz_node;
+
+fuzz_node fuzz_node_at(const wj_doc *doc, uint32_t node);
+
 /* Same bytes, or abort printing both. */
 void fuzz_check_same_bytes(const char *what, const char *a, size_t a_len,
                            const char *b, size_t b_len);
@@ -106,8 +115,8 @@ void fuzz_check_same_bytes(const char *what, const char *a, size_t a_len,
  * elements in order, same members in any order.  Numbers: the same lexeme,
  * or with canonical_numbers b's lexeme is the RFC 8785 spelling of a's.
  */
-int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b,
-                    uint32_t nb, int canonical_numbers);
+int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b, uint32_t nb,
+                    int canonical_numbers);
 
 /*
  * Writes the value at node again as other JSON text for the same value:

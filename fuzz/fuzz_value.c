@@ -69,13 +69,31 @@ size_t fuzz_decode(const char *raw, size_t raw_len, uint32_t *cps)
             continue;
         }
         switch (raw[i + 1]) {
-        case 'b': cps[n++] = 0x08; i += 2; continue;
-        case 'f': cps[n++] = 0x0C; i += 2; continue;
-        case 'n': cps[n++] = 0x0A; i += 2; continue;
-        case 'r': cps[n++] = 0x0D; i += 2; continue;
-        case 't': cps[n++] = 0x09; i += 2; continue;
+        case 'b':
+            cps[n++] = 0x08;
+            i += 2;
+            continue;
+        case 'f':
+            cps[n++] = 0x0C;
+            i += 2;
+            continue;
+        case 'n':
+            cps[n++] = 0x0A;
+            i += 2;
+            continue;
+        case 'r':
+            cps[n++] = 0x0D;
+            i += 2;
+            continue;
+        case 't':
+            cps[n++] = 0x09;
+            i += 2;
+            continue;
         case 'u': break;
-        default: cps[n++] = (unsigned char)raw[i + 1]; i += 2; continue;
+        default:
+            cps[n++] = (unsigned char)raw[i + 1];
+            i += 2;
+            continue;
         }
         cps[n] = hex4(raw + i + 2);
         i += 6;
@@ -119,7 +137,7 @@ size_t fuzz_decode_utf8(const char *raw, size_t raw_len, char *out)
 /* A string node's code points (malloc'd, *n of them). */
 static uint32_t *node_cps(const wj_doc *doc, uint32_t node, size_t *n)
 {
-    const wj_node *s = &doc->nodes[node];
+    fuzz_node s_at = fuzz_node_at(doc, node), *s = &s_at;
     size_t raw_len = s->end - s->start - 2;
     uint32_t *cps = fuzz_xmalloc((raw_len + 1) * sizeof *cps);
     *n = fuzz_decode(doc->json + s->start + 1, raw_len, cps);
@@ -183,10 +201,11 @@ static int compare_cps(const uint32_t *a, size_t la, const uint32_t *b,
 
 /* ---------------------------------------------------------------- values */
 
-int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b,
-                    uint32_t nb, int canonical_numbers)
+int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b, uint32_t nb,
+                    int canonical_numbers)
 {
-    const wj_node *x = &a->nodes[na], *y = &b->nodes[nb];
+    fuzz_node x_at = fuzz_node_at(a, na), *x = &x_at;
+    fuzz_node y_at = fuzz_node_at(b, nb), *y = &y_at;
     uint32_t k;
 
     if (x->type != y->type)
@@ -205,17 +224,16 @@ int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b,
         return want_len == y->end - y->start &&
                memcmp(want, b->json + y->start, want_len) == 0;
     }
-    case WJ_STRING:
-        return same_string(a, na, b, nb);
+    case WJ_STRING: return same_string(a, na, b, nb);
     case WJ_ARRAY: {
-        uint32_t ea = na + 1, eb = nb + 1;
+        uint32_t ea = wj_node_first(na), eb = wj_node_first(nb);
         if (x->count != y->count)
             return 0;
         for (k = 0; k < x->count; k++) {
             if (!fuzz_same_value(a, ea, b, eb, canonical_numbers))
                 return 0;
-            ea = a->nodes[ea].next;
-            eb = b->nodes[eb].next;
+            ea = wj_node_next(a, ea);
+            eb = wj_node_next(b, eb);
         }
         return 1;
     }
@@ -226,13 +244,12 @@ int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b,
             return 0;
         for (k = 0; k < x->count; k++)
             if (!same_string(a, ma[k], b, mb[k]) ||
-                !fuzz_same_value(a, ma[k] + 1, b, mb[k] + 1,
-                                 canonical_numbers))
+                !fuzz_same_value(a, wj_member_value(ma[k]), b,
+                                 wj_member_value(mb[k]), canonical_numbers))
                 return 0;
         return 1;
     }
-    default:
-        return 1;
+    default: return 1;
     }
 }
 
@@ -247,10 +264,14 @@ static void put_space(fuzz_rng *rng, fuzz_buf *out)
 
 static void put_u_escape(fuzz_rng *rng, fuzz_buf *out, uint32_t unit)
 {
-    const char *digits = fuzz_rng_below(rng, 2) ? "0123456789abcdef"
-                                                : "0123456789ABCDEF";
-    char e[6] = {'\\', 'u', digits[unit >> 12 & 0xF], digits[unit >> 8 & 0xF],
-                 digits[unit >> 4 & 0xF], digits[unit & 0xF]};
+    const char *digits =
+        fuzz_rng_below(rng, 2) ? "0123456789abcdef" : "0123456789ABCDEF";
+    char e[6] = {'\\',
+                 'u',
+                 digits[unit >> 12 & 0xF],
+                 digits[unit >> 8 & 0xF],
+                 digits[unit >> 4 & 0xF],
+                 digits[unit & 0xF]};
     fuzz_buf_put(out, e, 6);
 }
 
@@ -258,7 +279,7 @@ static void put_u_escape(fuzz_rng *rng, fuzz_buf *out, uint32_t unit)
 static void respell_string(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
                            fuzz_buf *out)
 {
-    const wj_node *s = &doc->nodes[node];
+    fuzz_node s_at = fuzz_node_at(doc, node), *s = &s_at;
     const char *raw = doc->json + s->start + 1;
     size_t len = s->end - s->start - 2, i = 0;
 
@@ -289,7 +310,7 @@ static void respell_string(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
 void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
                   fuzz_buf *out)
 {
-    const wj_node *n = &doc->nodes[node];
+    fuzz_node n_at = fuzz_node_at(doc, node), *n = &n_at;
     uint32_t k, child;
 
     put_space(rng, out);
@@ -298,8 +319,8 @@ void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
     } else if (n->type == WJ_ARRAY) {
         fuzz_buf_putc(out, '[');
         put_space(rng, out);
-        for (k = 0, child = node + 1; k < n->count;
-             k++, child = doc->nodes[child].next) {
+        for (k = 0, child = wj_node_first(node); k < n->count;
+             k++, child = wj_node_next(doc, child)) {
             if (k)
                 fuzz_buf_putc(out, ',');
             fuzz_respell(doc, child, rng, out);
@@ -307,8 +328,8 @@ void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
         fuzz_buf_putc(out, ']');
     } else if (n->type == WJ_OBJECT) {
         uint32_t *names = fuzz_xmalloc((n->count + 1) * sizeof *names);
-        for (k = 0, child = node + 1; k < n->count;
-             k++, child = doc->nodes[child + 1].next)
+        for (k = 0, child = wj_node_first(node); k < n->count;
+             k++, child = wj_node_next(doc, wj_member_value(child)))
             names[k] = child;
         for (k = n->count; k > 1; k--) { /* Fisher-Yates */
             uint32_t j = fuzz_rng_below(rng, k), t = names[k - 1];
@@ -324,7 +345,7 @@ void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
             respell_string(doc, names[k], rng, out);
             put_space(rng, out);
             fuzz_buf_putc(out, ':');
-            fuzz_respell(doc, names[k] + 1, rng, out);
+            fuzz_respell(doc, wj_member_value(names[k]), rng, out);
         }
         fuzz_buf_putc(out, '}');
         free(names);
@@ -445,10 +466,11 @@ static int cps_is(const name_cps *s, const char *word)
  * with the name's decoded UTF-8. */
 static int is_data_member(const order_ctx *c, const name_cps *s)
 {
-    const wj_node *n = &c->doc->nodes[s->node];
+    fuzz_node n_at = fuzz_node_at(c->doc, s->node), *n = &n_at;
     char *decoded = fuzz_xmalloc(n->end - n->start);
     size_t len = fuzz_decode_utf8(c->doc->json + n->start + 1,
-                                  n->end - n->start - 2, decoded), k;
+                                  n->end - n->start - 2, decoded),
+           k;
     int found = 0;
     for (k = 0; k < c->n_data && !found; k++)
         found = c->data[k].ptr && c->data[k].len == len &&
@@ -460,9 +482,10 @@ static int is_data_member(const order_ctx *c, const name_cps *s)
 /* The members of obj in document order, names decoded. */
 static name_cps *members_of(const wj_doc *doc, uint32_t obj)
 {
-    uint32_t count = doc->nodes[obj].count, k, name = obj + 1;
+    uint32_t count = wj_node_count(doc, obj), k, name = wj_node_first(obj);
     name_cps *m = fuzz_xmalloc((count + 1) * sizeof *m);
-    for (k = 0; k < count; k++, name = doc->nodes[name + 1].next) {
+    for (k = 0; k < count;
+         k++, name = wj_node_next(doc, wj_member_value(name))) {
         m[k].node = name;
         m[k].cps = node_cps(doc, name, &m[k].n);
     }
@@ -479,25 +502,26 @@ static void members_free(name_cps *m, uint32_t count)
 
 /* §4's property map order: `required`'s names (string, present, first
  * time), then the rest ascending. */
-static void check_propmap(const order_ctx *c, const name_cps *m,
-                          uint32_t count, uint32_t parent)
+static void check_propmap(const order_ctx *c, const name_cps *m, uint32_t count,
+                          uint32_t parent)
 {
     const wj_doc *doc = c->doc;
     name_cps *pm = members_of(doc, parent);
-    uint32_t pcount = doc->nodes[parent].count, k, j, listed = 0, required = 0;
+    uint32_t pcount = wj_node_count(doc, parent), k, j, listed = 0,
+             required = 0;
     char *taken = calloc(count + 1, 1);
 
     FUZZ_CHECK(taken != NULL);
     for (k = 0; k < pcount; k++)
         if (cps_is(&pm[k], "required"))
-            required = pm[k].node + 1;
-    if (required && doc->nodes[required].type == WJ_ARRAY) {
-        uint32_t e = required + 1;
-        for (k = 0; k < doc->nodes[required].count;
-             k++, e = doc->nodes[e].next) {
+            required = wj_member_value(pm[k].node);
+    if (required && wj_node_type(doc, required) == WJ_ARRAY) {
+        uint32_t e = wj_node_first(required);
+        for (k = 0; k < wj_node_count(doc, required);
+             k++, e = wj_node_next(doc, e)) {
             size_t n;
             uint32_t *cps;
-            if (doc->nodes[e].type != WJ_STRING)
+            if (wj_node_type(doc, e) != WJ_STRING)
                 continue;
             cps = node_cps(doc, e, &n);
             for (j = 0; j < count; j++)
@@ -513,8 +537,8 @@ static void check_propmap(const order_ctx *c, const name_cps *m,
         }
     }
     for (k = listed + 1; k < count; k++)
-        FUZZ_CHECK(compare_cps(m[k - 1].cps, m[k - 1].n, m[k].cps, m[k].n,
-                               0) < 0);
+        FUZZ_CHECK(compare_cps(m[k - 1].cps, m[k - 1].n, m[k].cps, m[k].n, 0) <
+                   0);
     free(taken);
     members_free(pm, pcount);
 }
@@ -522,7 +546,8 @@ static void check_propmap(const order_ctx *c, const name_cps *m,
 static mode member_mode(const order_ctx *c, mode m, const name_cps *name,
                         int in_root)
 {
-    int is_object = c->doc->nodes[name->node + 1].type == WJ_OBJECT;
+    int is_object =
+        wj_node_type(c->doc, wj_member_value(name->node)) == WJ_OBJECT;
     if (m == DATA)
         return DATA;
     if (m != SCHEMA)
@@ -536,8 +561,7 @@ static mode member_mode(const order_ctx *c, mode m, const name_cps *name,
         return DATA;
     if (is_object &&
         (cps_is(name, "$defs") || cps_is(name, "definitions") ||
-         cps_is(name, "patternProperties") ||
-         cps_is(name, "dependentSchemas")))
+         cps_is(name, "patternProperties") || cps_is(name, "dependentSchemas")))
         return NAMEMAP;
     return SCHEMA;
 }
@@ -546,16 +570,20 @@ static void order_walk(const order_ctx *c, uint32_t node, mode m,
                        uint32_t parent, int is_root)
 {
     const wj_doc *doc = c->doc;
-    uint32_t count = doc->nodes[node].count, k, child;
+    uint32_t count, k, child;
     name_cps *members;
 
-    if (doc->nodes[node].type == WJ_ARRAY) {
-        for (k = 0, child = node + 1; k < count;
-             k++, child = doc->nodes[child].next)
+    if (wj_node_type(doc, node) != WJ_ARRAY &&
+        wj_node_type(doc, node) != WJ_OBJECT)
+        return; /* a scalar's record has no count */
+    count = wj_node_count(doc, node);
+    if (wj_node_type(doc, node) == WJ_ARRAY) {
+        for (k = 0, child = wj_node_first(node); k < count;
+             k++, child = wj_node_next(doc, child))
             order_walk(c, child, m, 0, 0);
         return;
     }
-    if (doc->nodes[node].type != WJ_OBJECT)
+    if (wj_node_type(doc, node) != WJ_OBJECT)
         return;
     members = members_of(doc, node);
     if (m == PROPMAP) {
@@ -567,7 +595,7 @@ static void order_walk(const order_ctx *c, uint32_t node, mode m,
                                    c->style == WJ_STYLE_CANONICAL) < 0);
     }
     for (k = 0; k < count; k++)
-        order_walk(c, members[k].node + 1,
+        order_walk(c, wj_member_value(members[k].node),
                    member_mode(c, m, &members[k], is_root), node, 0);
     members_free(members, count);
 }

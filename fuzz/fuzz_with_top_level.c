@@ -72,7 +72,7 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
                     const fuzz_part *value, fuzz_buf *out)
 {
     wj_doc doc;
-    uint32_t k, member = 1;
+    uint32_t k, member = wj_node_first(0);
     size_t at = 0, want_n;
     int hits = 0;
     uint32_t *want, *cps;
@@ -84,10 +84,12 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
     want_n = name_cps((const unsigned char *)name->ptr, name->len, want);
     fold_all(want, want_n);
     cps = fuzz_xmalloc((body->len + 1) * sizeof *cps);
-    if (doc.nodes[0].type == WJ_OBJECT) {
-        for (k = 0; k < doc.nodes[0].count;
-             k++, member = doc.nodes[member + 1].next) {
-            const wj_node *n = &doc.nodes[member], *v = &doc.nodes[member + 1];
+    if (wj_node_type(&doc, 0) == WJ_OBJECT) {
+        for (k = 0; k < wj_node_count(&doc, 0);
+             k++, member = wj_member_next(&doc, member)) {
+            fuzz_node n_at = fuzz_node_at(&doc, member), *n = &n_at;
+            fuzz_node v_at = fuzz_node_at(&doc, wj_member_value(member)),
+                      *v = &v_at;
             size_t len = fuzz_decode(body->ptr + n->start + 1,
                                      n->end - n->start - 2, cps);
             fold_all(cps, len);
@@ -143,7 +145,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         /* the value goes in as given, surrounding whitespace too: only a
          * value without any gives the same text when replaced again */
-        int bare = vdoc.nodes[0].start == 0 && vdoc.nodes[0].end == value->len;
+        int bare =
+            wj_node_start(&vdoc, 0) == 0 && wj_node_end(&vdoc, 0) == value->len;
         wj_doc_release(&vdoc);
         fuzz_check_error(rc, &err, body->len);
         FUZZ_CHECK(rc == WJ_OK);

@@ -106,13 +106,32 @@ static void test_policy(void)
     /* a need of that much or more is asked for as it is */
     CHECK(grow_to(GiB + GiB / 2, SERVED + 1, SIZE_MAX, SIZE_MAX) ==
           2 * (GiB + GiB / 2));
-    /* a large refused request is tried again: an eighth more, then need */
+    /* a large refused request is tried again with half the increment,
+     * and half again, down to the need: 1 GiB, 768, 640, 576 MiB */
     CHECK(grow_to(512 * MiB, 512 * MiB + 1, SIZE_MAX, 600 * MiB) ==
           512 * MiB + 64 * MiB);
-    CHECK(n_dummy == 2 && dummy_sizes[0] == GiB);
+    CHECK(n_dummy == 4 && dummy_sizes[0] == GiB &&
+          dummy_sizes[1] == 768 * MiB && dummy_sizes[2] == 640 * MiB);
     CHECK(grow_to(512 * MiB, 580 * MiB, SIZE_MAX, 590 * MiB) == 580 * MiB);
-    CHECK(n_dummy == 2);
+    CHECK(n_dummy == 4 && dummy_sizes[3] == 580 * MiB);
     CHECK(grow_to(512 * MiB, 580 * MiB, SIZE_MAX, 570 * MiB) == 0);
+    CHECK(n_dummy == 4);
+    /* near the limit, each growth takes at least half the room left: a
+     * block grown by one byte at a time up to the limit grows a few dozen
+     * times, not a million */
+    {
+        size_t cap = 0, need, growths = 0, limit = 100 * MiB;
+        for (need = 99 * MiB; need <= limit; need++) {
+            if (need <= cap)
+                continue;
+            cap = grow_to(cap, need, SIZE_MAX, limit);
+            growths++;
+            if (!cap)
+                break;
+        }
+        CHECK(cap == limit);
+        CHECK(growths < 60);
+    }
     /* a small refused request is not: that is out of memory */
     CHECK(grow_to(1 * MiB, 1 * MiB + 1, SIZE_MAX, 1 * MiB + 10) == 0);
     CHECK(n_dummy == 1);
@@ -136,33 +155,37 @@ static char *zeros(size_t n, size_t *len)
 
 static void test_parser_bound(void)
 {
-    /* 3,000,000 zeros: n + 1 nodes.  Doubling from the first guess would
-     * reach 4,194,304 nodes; the input cannot hold more than len/2 + 2. */
+    /* 3,000,000 zeros: the array's record (WJ_CONTAINER_SLOTS slots) and
+     * one slot a number.  The tape is asked for no more than the input can
+     * need (2.5 slots a byte, `[[[]]]`), and at least what it holds. */
     size_t n = 3000000, len;
     char *json = zeros(n, &len);
     wj_doc doc;
     largest = n_requests = 0;
     CHECK(wj_doc_parse(&doc, json, len, 0, &recording, NULL) == WJ_OK);
-    CHECK(doc.n_nodes == n + 1);
-    CHECK(largest <= (len / 2 + 2) * sizeof(wj_node));
-    CHECK(largest >= (n + 1) * sizeof(wj_node));
+    CHECK(doc.n_tape == n + WJ_CONTAINER_SLOTS);
+    CHECK(largest <= (5 * len / 2 + 16) * sizeof(uint32_t));
+    CHECK(largest >= (n + WJ_CONTAINER_SLOTS) * sizeof(uint32_t));
     wj_doc_release(&doc);
     free(json);
 
-    /* 2,400,000 zeros and 10 MB of blanks after them: the input could
-     * hold 7.4 million nodes, so doubling is not cut short by that; an
-     * allocator that refuses blocks over 60 MiB makes the node array (24
-     * bytes a node, 57.6 MB needed) grow by an eighth instead */
-    n = 2400000;
+    /* 10,000,000 zeros and 15 MB of blanks after them: the tape (4 bytes a
+     * number, 40 MB needed) doubles from its first guess (a slot per 16
+     * bytes) to 8.75 Mi slots, then asks for 17.5 Mi (70 MB); an allocator
+     * that refuses blocks over 60 MiB makes it grow by smaller steps (half
+     * the increment, and half again) instead, a few times, not once a
+     * slot */
+    n = 10000000;
     json = zeros(n, &len);
-    json = realloc(json, len + 10000000);
-    memset(json + len, ' ', 10000000);
-    len += 10000000;
+    json = realloc(json, len + 15000000);
+    memset(json + len, ' ', 15000000);
+    len += 15000000;
     refuse_over = 60 * MiB;
-    largest = 0;
+    largest = n_requests = 0;
     CHECK(wj_doc_parse(&doc, json, len, 0, &recording, NULL) == WJ_OK);
-    CHECK(doc.n_nodes == n + 1);
+    CHECK(doc.n_tape == n + WJ_CONTAINER_SLOTS);
     CHECK(largest > 60 * MiB); /* a doubled request was refused */
+    CHECK(n_requests < 100);
     refuse_over = 0;
     wj_doc_release(&doc);
     free(json);
@@ -172,8 +195,8 @@ static void test_render_reserve(void)
 {
     /* a 50 MB string: the output is its input, reserved once, at most
      * 64 KiB more than that (not an eighth more), and never grown; the
-     * parser's first guess of the node array (at most a million nodes,
-     * 24 MB) is smaller */
+     * parser's first guess of the tape (at most 4 Mi slots, 16 MiB) is
+     * smaller */
     size_t len = 50000000;
     char *json = malloc(len), *out = NULL;
     size_t out_len;
