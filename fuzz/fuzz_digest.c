@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_digest.c - wj_message_digest and wj_messages_digest (docs/contract.md §6).
- * Input: the JSON text, then optionally NUL and ignored member names,
+ * fuzz_digest.c - wj_message_digest and wj_messages_digest (docs/contract.md
+ * §6). Input: the JSON text, then optionally NUL and ignored member names,
  * NUL-separated.
  *
  * Invariants: bad input gets the parser's error; message_digest(m, k...) is
@@ -118,21 +118,20 @@ static void check_conversation(const wj_doc *doc, const char hex[65],
 {
     wj_conversation *conv = NULL;
     char got[WJ_DIGEST_HEX_SIZE], want[WJ_DIGEST_HEX_SIZE];
-    uint32_t k, e = 1, n, drop;
+    uint32_t k, e = wj_node_first(0), n, drop;
     uint32_t *elems;
     fuzz_buf tail = {NULL, 0, 0};
 
-    if (doc->nodes[0].type != WJ_ARRAY)
+    if (wj_node_type(doc, 0) != WJ_ARRAY)
         return;
-    n = doc->nodes[0].count;
+    n = wj_node_count(doc, 0);
     elems = malloc((n + 1) * sizeof *elems);
     FUZZ_CHECK(elems != NULL);
     FUZZ_CHECK(wj_conversation_new(&fuzz_heap, &conv) == WJ_OK);
-    for (k = 0; k < n; k++, e = doc->nodes[e].next) {
-        wj_code rc = wj_conversation_push(conv, doc->json + doc->nodes[e].start,
-                                          doc->nodes[e].end -
-                                              doc->nodes[e].start,
-                                          NULL);
+    for (k = 0; k < n; k++, e = wj_node_next(doc, e)) {
+        wj_code rc = wj_conversation_push(
+            conv, doc->json + wj_node_start(doc, e),
+            wj_node_end(doc, e) - wj_node_start(doc, e), NULL);
         elems[k] = e;
         if (rc != WJ_OK) { /* not an object: messages_digest failed too */
             FUZZ_CHECK(rc == WJ_ERR_TYPE || rc == WJ_ERR_RANGE);
@@ -150,8 +149,8 @@ static void check_conversation(const wj_doc *doc, const char hex[65],
     for (k = drop; k < n; k++) {
         if (k > drop)
             fuzz_buf_putc(&tail, ',');
-        fuzz_buf_put(&tail, doc->json + doc->nodes[elems[k]].start,
-                     doc->nodes[elems[k]].end - doc->nodes[elems[k]].start);
+        fuzz_buf_put(&tail, doc->json + wj_node_start(doc, elems[k]),
+                     wj_node_end(doc, elems[k]) - wj_node_start(doc, elems[k]));
     }
     fuzz_buf_putc(&tail, ']');
     FUZZ_CHECK(wj_messages_digest(tail.ptr, tail.len, NULL, want, NULL) ==
