@@ -11,7 +11,7 @@
  * refuses 0x7fffff00 bytes and more, whatever memory is free) while the
  * need is below that; and when a large request is refused anyway (another
  * allocator's limit, or memory short of the doubled size) it asks again
- * for an eighth more, then for just what is needed.
+ * with half the increment, and half again, down to just what is needed.
  */
 #include "wj_internal.h"
 
@@ -61,12 +61,17 @@ void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
         c = SERVED_MAX;
     p = wj_realloc(alloc, ptr, c);
     if (!p && c > need && c >= RETRY_SMALLER) {
-        size_t step = cap + cap / 8;
-        c = step > need && step < c ? step : need;
-        p = wj_realloc(alloc, ptr, c);
-        if (!p && c > need) {
-            c = need;
+        /* Halve the increment until a block is given or only the need is
+         * left: each growth then takes at least half the room there is,
+         * so a buffer near the allocator's limit grows a logarithmic
+         * number of times, not once per element. */
+        size_t inc = (c - cap) / 2;
+        for (;;) {
+            c = inc > need - cap ? cap + inc : need;
             p = wj_realloc(alloc, ptr, c);
+            if (p || c == need)
+                break;
+            inc /= 2;
         }
     }
     if (p)

@@ -20,8 +20,6 @@
 #define WJ_HAVE_AVX2_PATH 1
 #endif
 
-static const char hex_digits[] = "0123456789abcdef";
-
 /* Two-byte escapes each rendering writes exactly as it reads them. */
 static const unsigned char wire_keeps[256] = {
     ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
@@ -219,10 +217,10 @@ static void put_u_escape(wj_buf *buf, uint32_t unit)
     char *o = buf->ptr + buf->len;
     o[0] = '\\';
     o[1] = 'u';
-    o[2] = hex_digits[unit >> 12 & 0xF];
-    o[3] = hex_digits[unit >> 8 & 0xF];
-    o[4] = hex_digits[unit >> 4 & 0xF];
-    o[5] = hex_digits[unit & 0xF];
+    o[2] = wj_hex_digits[unit >> 12 & 0xF];
+    o[3] = wj_hex_digits[unit >> 8 & 0xF];
+    o[4] = wj_hex_digits[unit >> 4 & 0xF];
+    o[5] = wj_hex_digits[unit & 0xF];
     buf->len += 6;
 }
 

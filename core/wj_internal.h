@@ -24,8 +24,8 @@ void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
  * the size to start from) to hold at least need bytes, by the library's one
  * growth policy (alloc.c): doubling, but never past `most` (what the data
  * can need), nor to a block SQLite's allocator refuses while the need is
- * smaller, and after a large request is refused, an eighth more, then just
- * need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
+ * smaller, and after a large request is refused, half the increment and
+ * half again, down to just need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
  */
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_digest.c - wj_message_digest and wj_messages_digest (docs/contract.md §6).
- * Input: the JSON text, then optionally NUL and ignored member names,
+ * fuzz_digest.c - wj_message_digest and wj_messages_digest (docs/contract.md
+ * §6). Input: the JSON text, then optionally NUL and ignored member names,
  * NUL-separated.
  *
  * Invariants: bad input gets the parser's error; message_digest(m, k...) is
@@ -9,9 +9,12 @@
  * members, `extra` and the names k; messages_digest(a) is SHA-256 of the
  * elements' message digests concatenated; a respelling of the input has the
  * same digests; a failed n-th allocation is out of memory and leaks nothing.
+ * The conversation object (wj_conversation) fed the elements one at a time
+ * gives messages_digest of what it holds, after pushes and after drops.
  */
 #include "fuzz_rendering.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_PARTS 4
@@ -107,6 +110,62 @@ static void check_messages(const char *json, size_t len, const wj_doc *doc,
     fuzz_buf_free(&cat);
 }
 
+/* The elements of the array at the root pushed into a conversation one at
+ * a time, then some dropped from the front: its digest is messages_digest
+ * of the same elements written as an array. */
+static void check_conversation(const wj_doc *doc, const char hex[65],
+                               fuzz_rng *rng)
+{
+    wj_conversation *conv = NULL;
+    char got[WJ_DIGEST_HEX_SIZE], want[WJ_DIGEST_HEX_SIZE];
+    uint32_t k, e = wj_node_first(0), n, drop;
+    uint32_t *elems;
+    fuzz_buf tail = {NULL, 0, 0};
+
+    if (wj_node_type(doc, 0) != WJ_ARRAY)
+        return;
+    n = wj_node_count(doc, 0);
+    elems = malloc((n + 1) * sizeof *elems);
+    FUZZ_CHECK(elems != NULL);
+    FUZZ_CHECK(wj_conversation_new(&fuzz_heap, &conv) == WJ_OK);
+    for (k = 0; k < n; k++, e = wj_node_next(doc, e)) {
+        wj_code rc = wj_conversation_push(
+            conv, doc->json + wj_node_start(doc, e),
+            wj_node_end(doc, e) - wj_node_start(doc, e), NULL);
+        elems[k] = e;
+        if (rc != WJ_OK) { /* not an object: messages_digest failed too */
+            FUZZ_CHECK(rc == WJ_ERR_TYPE || rc == WJ_ERR_RANGE);
+            FUZZ_CHECK(wj_conversation_length(conv) == k);
+            goto done;
+        }
+    }
+    FUZZ_CHECK(wj_conversation_length(conv) == n);
+    FUZZ_CHECK(wj_conversation_digest(conv, got, NULL) == WJ_OK);
+    FUZZ_CHECK(memcmp(got, hex, WJ_DIGEST_HEX_SIZE) == 0);
+    drop = n ? fuzz_rng_below(rng, n + 1) : 0;
+    for (k = 0; k < drop; k++)
+        FUZZ_CHECK(wj_conversation_drop(conv, NULL) == WJ_OK);
+    fuzz_buf_putc(&tail, '[');
+    for (k = drop; k < n; k++) {
+        if (k > drop)
+            fuzz_buf_putc(&tail, ',');
+        fuzz_buf_put(&tail, doc->json + wj_node_start(doc, elems[k]),
+                     wj_node_end(doc, elems[k]) - wj_node_start(doc, elems[k]));
+    }
+    fuzz_buf_putc(&tail, ']');
+    FUZZ_CHECK(wj_messages_digest(tail.ptr, tail.len, NULL, want, NULL) ==
+               WJ_OK);
+    FUZZ_CHECK(wj_conversation_digest(conv, got, NULL) == WJ_OK);
+    FUZZ_CHECK(memcmp(got, want, WJ_DIGEST_HEX_SIZE) == 0);
+    if (drop == n)
+        FUZZ_CHECK(wj_conversation_drop(conv, NULL) == WJ_ERR_ARGUMENT);
+done:
+    fuzz_buf_free(&tail);
+    free(elems);
+    wj_conversation_free(conv);
+    FUZZ_CHECK(fuzz_heap_live() == 0);
+}
+
 /* The fail_at-th allocation of each digest fails. */
 static void check_nomem(const char *json, size_t len, const wj_name *ignored,
                         size_t n_ignored, fuzz_rng *rng)
@@ -172,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                           NULL, again, NULL) == WJ_OK)
         FUZZ_CHECK(memcmp(hex, again, WJ_DIGEST_HEX_SIZE) == 0);
     check_messages(json, len, &doc, hex);
+    check_conversation(&doc, hex, &rng);
     if (wj_messages_digest(respelled.ptr, respelled.len, NULL, again, NULL) ==
         WJ_OK)
         FUZZ_CHECK(memcmp(hex, again, WJ_DIGEST_HEX_SIZE) == 0);

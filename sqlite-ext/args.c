@@ -146,6 +146,22 @@ void wirejson_result_error(wirejson_call *call, wj_code rc, const wj_error *err)
     sqlite3_result_error(call->ctx, msg, -1);
 }
 
+int wirejson_has_json_arg(wirejson_call *call, int argc)
+{
+    wj_error err = WJ_ERROR_INIT;
+    if (argc >= 1)
+        return 1;
+    err.msg = "wrong number of arguments";
+    wirejson_result_error(call, WJ_ERR_ARGUMENT, &err);
+    return 0;
+}
+
+void wirejson_result_digest(sqlite3_context *ctx,
+                            const char hex[WJ_DIGEST_HEX_SIZE])
+{
+    sqlite3_result_text(ctx, hex, WJ_DIGEST_HEX_SIZE - 1, SQLITE_TRANSIENT);
+}
+
 void wirejson_result_text(wirejson_call *call, char *out, size_t len,
                           int is_json)
 {

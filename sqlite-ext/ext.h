@@ -64,6 +64,14 @@ int wirejson_arg_names(wirejson_call *call, int argc, sqlite3_value **argv,
 void wirejson_result_error(wirejson_call *call, wj_code rc,
                            const wj_error *err);
 
+/* True when the call has at least one argument, the JSON text; else reports
+ * "FUNC: wrong number of arguments" (for the functions of any arity). */
+int wirejson_has_json_arg(wirejson_call *call, int argc);
+
+/* A digest (64 hex characters) as the result. */
+void wirejson_result_digest(sqlite3_context *ctx,
+                            const char hex[WJ_DIGEST_HEX_SIZE]);
+
 /* Hands a core result buffer to SQLite as text, with the JSON subtype when
  * is_json; out NULL is SQL NULL. */
 void wirejson_result_text(wirejson_call *call, char *out, size_t len,

@@ -32,7 +32,7 @@ static void result_digest(sqlite3_context *ctx, agg_state *s)
     if (rc != WJ_OK)
         sqlite3_result_error_nomem(ctx);
     else
-        sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
+        wirejson_result_digest(ctx, hex);
 }
 
 void messagesDigestAggStep(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -94,12 +94,8 @@ void toolSchemasFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
     wj_code rc;
 
     wirejson_call_init(&call, ctx);
-    if (argc < 1) {
-        err.msg = "wrong number of arguments";
-        wirejson_result_error(&call, WJ_ERR_ARGUMENT, &err);
-        return;
-    }
-    if (wirejson_arg_json(&call, argv[0], "argument 1", &body) != 0)
+    if (!wirejson_has_json_arg(&call, argc) ||
+        wirejson_arg_json(&call, argv[0], "argument 1", &body) != 0)
         return;
     if (wirejson_arg_names(&call, argc - 1, argv + 1, &path, &n_path) != 0)
         return;

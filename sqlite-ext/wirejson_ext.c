@@ -112,7 +112,7 @@ static void digest_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
     if (rc != WJ_OK)
         wirejson_result_error(&call, rc, &err);
     else
-        sqlite3_result_text(ctx, hex, 64, SQLITE_TRANSIENT);
+        wirejson_result_digest(ctx, hex);
 }
 
 static wj_code digest_data(const char *json, size_t len, const wj_name *names,
@@ -137,13 +137,8 @@ static wj_code digest_messages(const char *json, size_t len,
 static int has_json_arg(sqlite3_context *ctx, int argc)
 {
     wirejson_call call;
-    wj_error err = WJ_ERROR_INIT;
-    if (argc >= 1)
-        return 1;
     wirejson_call_init(&call, ctx);
-    err.msg = "wrong number of arguments";
-    wirejson_result_error(&call, WJ_ERR_ARGUMENT, &err);
-    return 0;
+    return wirejson_has_json_arg(&call, argc);
 }
 
 static void wireJsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)

@@ -106,13 +106,32 @@ static void test_policy(void)
     /* a need of that much or more is asked for as it is */
     CHECK(grow_to(GiB + GiB / 2, SERVED + 1, SIZE_MAX, SIZE_MAX) ==
           2 * (GiB + GiB / 2));
-    /* a large refused request is tried again: an eighth more, then need */
+    /* a large refused request is tried again with half the increment,
+     * and half again, down to the need: 1 GiB, 768, 640, 576 MiB */
     CHECK(grow_to(512 * MiB, 512 * MiB + 1, SIZE_MAX, 600 * MiB) ==
           512 * MiB + 64 * MiB);
-    CHECK(n_dummy == 2 && dummy_sizes[0] == GiB);
+    CHECK(n_dummy == 4 && dummy_sizes[0] == GiB &&
+          dummy_sizes[1] == 768 * MiB && dummy_sizes[2] == 640 * MiB);
     CHECK(grow_to(512 * MiB, 580 * MiB, SIZE_MAX, 590 * MiB) == 580 * MiB);
-    CHECK(n_dummy == 2);
+    CHECK(n_dummy == 4 && dummy_sizes[3] == 580 * MiB);
     CHECK(grow_to(512 * MiB, 580 * MiB, SIZE_MAX, 570 * MiB) == 0);
+    CHECK(n_dummy == 4);
+    /* near the limit, each growth takes at least half the room left: a
+     * block grown by one byte at a time up to the limit grows a few dozen
+     * times, not a million */
+    {
+        size_t cap = 0, need, growths = 0, limit = 100 * MiB;
+        for (need = 99 * MiB; need <= limit; need++) {
+            if (need <= cap)
+                continue;
+            cap = grow_to(cap, need, SIZE_MAX, limit);
+            growths++;
+            if (!cap)
+                break;
+        }
+        CHECK(cap == limit);
+        CHECK(growths < 60);
+    }
     /* a small refused request is not: that is out of memory */
     CHECK(grow_to(1 * MiB, 1 * MiB + 1, SIZE_MAX, 1 * MiB + 10) == 0);
     CHECK(n_dummy == 1);
@@ -153,18 +172,20 @@ static void test_parser_bound(void)
     /* 10,000,000 zeros and 15 MB of blanks after them: the tape (4 bytes a
      * number, 40 MB needed) doubles from its first guess (a slot per 16
      * bytes) to 8.75 Mi slots, then asks for 17.5 Mi (70 MB); an allocator
-     * that refuses blocks over 60 MiB makes it grow by an eighth, then to
-     * just what it needs, instead */
+     * that refuses blocks over 60 MiB makes it grow by smaller steps (half
+     * the increment, and half again) instead, a few times, not once a
+     * slot */
     n = 10000000;
     json = zeros(n, &len);
     json = realloc(json, len + 15000000);
     memset(json + len, ' ', 15000000);
     len += 15000000;
     refuse_over = 60 * MiB;
-    largest = 0;
+    largest = n_requests = 0;
     CHECK(wj_doc_parse(&doc, json, len, 0, &recording, NULL) == WJ_OK);
     CHECK(doc.n_tape == n + WJ_CONTAINER_SLOTS);
     CHECK(largest > 60 * MiB); /* a doubled request was refused */
+    CHECK(n_requests < 100);
     refuse_over = 0;
     wj_doc_release(&doc);
     free(json);
