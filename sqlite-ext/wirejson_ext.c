@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wirejson_ext.c - the SQLite extension: the scalar renderings and digests,
- * and the table that registers every wirejson SQL function (docs/contract.md §8).
+ * and the table that registers every wirejson SQL function (docs/contract.md
+ * §8).
  *
  *   .load ./build/wirejson        -- sqlite3 shell
  *   SELECT wire_json('{"b":1,"a":2}');                 -- {"a":2,"b":1}
@@ -26,14 +27,10 @@ SQLITE_EXTENSION_INIT1
 #define SQLITE_SUBTYPE 0x000100000
 #endif
 
-/* Renders argv[0] with render(), naming the rest of the arguments as data
+/* Renders argv[0] as kind says, naming the rest of the arguments as data
  * members / ignored names where the function takes them. */
-typedef wj_code (*render_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err);
-
 static void render_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                          render_fn render, int is_json)
+                          wj_rendering kind, int is_json)
 {
     wirejson_call call;
     wirejson_json json;
@@ -48,8 +45,8 @@ static void render_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
         return;
     if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
         return;
-    rc = render(json.ptr, json.len, names, n_names, &call.alloc, &out, &out_len,
-                &err);
+    rc = wj_rendering_text(kind, json.ptr, json.len, names, n_names,
+                           &call.alloc, &out, &out_len, &err);
     sqlite3_free(names);
     if (rc != WJ_OK)
         wirejson_result_error(&call, rc, &err);
@@ -57,42 +54,9 @@ static void render_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
         wirejson_result_text(&call, out, out_len, is_json);
 }
 
-static wj_code render_sorted(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_wire_json_sorted(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_canonical(const char *json, size_t len,
-                                const wj_name *names, size_t n_names,
-                                const wj_alloc *alloc, char **out,
-                                size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_canonical_json(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_arguments(const char *json, size_t len,
-                                const wj_name *names, size_t n_names,
-                                const wj_alloc *alloc, char **out,
-                                size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_canonical_arguments(json, len, alloc, out, out_len, err);
-}
-
 /* Digests render into a hex string instead of a buffer. */
-typedef wj_code (*digest_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc,
-                             char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
-
 static void digest_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                          digest_fn digest)
+                          wj_digest_kind kind)
 {
     wirejson_call call;
     wirejson_json json;
@@ -107,31 +71,13 @@ static void digest_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
         return;
     if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
         return;
-    rc = digest(json.ptr, json.len, names, n_names, &call.alloc, hex, &err);
+    rc = wj_digest_hex(kind, json.ptr, json.len, names, n_names, &call.alloc,
+                       hex, &err);
     sqlite3_free(names);
     if (rc != WJ_OK)
         wirejson_result_error(&call, rc, &err);
     else
         wirejson_result_digest(ctx, hex);
-}
-
-static wj_code digest_data(const char *json, size_t len, const wj_name *names,
-                           size_t n_names, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_data_digest(json, len, alloc, hex, err);
-}
-
-static wj_code digest_messages(const char *json, size_t len,
-                               const wj_name *names, size_t n_names,
-                               const wj_alloc *alloc,
-                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_messages_digest(json, len, alloc, hex, err);
 }
 
 static int has_json_arg(sqlite3_context *ctx, int argc)
@@ -144,43 +90,43 @@ static int has_json_arg(sqlite3_context *ctx, int argc)
 static void wireJsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     if (has_json_arg(ctx, argc))
-        render_result(ctx, argc, argv, wj_wire_json, 1);
+        render_result(ctx, argc, argv, WJ_RENDERING_WIRE, 1);
 }
 
 static void wireJsonSortedFunc(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv)
 {
-    render_result(ctx, argc, argv, render_sorted, 1);
+    render_result(ctx, argc, argv, WJ_RENDERING_WIRE_SORTED, 1);
 }
 
 static void canonicalJsonFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv)
 {
-    render_result(ctx, argc, argv, render_canonical, 1);
+    render_result(ctx, argc, argv, WJ_RENDERING_CANONICAL, 1);
 }
 
 static void canonicalArgumentsFunc(sqlite3_context *ctx, int argc,
                                    sqlite3_value **argv)
 {
-    render_result(ctx, argc, argv, render_arguments, 0);
+    render_result(ctx, argc, argv, WJ_RENDERING_CANONICAL_ARGUMENTS, 0);
 }
 
 static void dataDigestFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-    digest_result(ctx, argc, argv, digest_data);
+    digest_result(ctx, argc, argv, WJ_DIGEST_DATA);
 }
 
 static void messageDigestFunc(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv)
 {
     if (has_json_arg(ctx, argc))
-        digest_result(ctx, argc, argv, wj_message_digest);
+        digest_result(ctx, argc, argv, WJ_DIGEST_MESSAGE);
 }
 
 static void messagesDigestFunc(sqlite3_context *ctx, int argc,
                                sqlite3_value **argv)
 {
-    digest_result(ctx, argc, argv, digest_messages);
+    digest_result(ctx, argc, argv, WJ_DIGEST_MESSAGES);
 }
 
 /* Validates argument 1 for wirejson_error and wirejson_error_position: 1
@@ -221,8 +167,9 @@ static void wirejsonErrorFunc(sqlite3_context *ctx, int argc,
     sqlite3_result_text(ctx, msg, -1, SQLITE_TRANSIENT);
 }
 
-/* NULL for valid input, else the 0-based byte offset of the error (docs/contract.md
- * §8; SQLite's json_error_position counts from 1 and gives 0 when valid). */
+/* NULL for valid input, else the 0-based byte offset of the error
+ * (docs/contract.md §8; SQLite's json_error_position counts from 1 and gives 0
+ * when valid). */
 static void wirejsonErrorPositionFunc(sqlite3_context *ctx, int argc,
                                       sqlite3_value **argv)
 {

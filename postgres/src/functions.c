@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * functions.c - the scalar SQL functions of the extension (docs/contract.md §8, §13):
- * each converts its arguments (args.c), calls the core and returns its
+ * functions.c - the scalar SQL functions of the extension (docs/contract.md §8,
+ * §13): each converts its arguments (args.c), calls the core and returns its
  * result or raises its error (errors.c).
  *
  *   CREATE EXTENSION wirejson;
@@ -15,12 +15,9 @@
 PG_MODULE_MAGIC;
 
 /* A rendering of argument 0 with the names of the VARIADIC argument 1 (the
- * functions without names ignore them). */
-typedef wj_code (*render_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err);
-
-static Datum render(FunctionCallInfo fcinfo, const char *func, render_fn fn)
+ * kinds without names ignore them). */
+static Datum render(FunctionCallInfo fcinfo, const char *func,
+                    wj_rendering kind)
 {
     const char *json;
     size_t len, n_names, out_len = 0;
@@ -31,38 +28,16 @@ static Datum render(FunctionCallInfo fcinfo, const char *func, render_fn fn)
 
     wjpg_arg_doc(fcinfo, 0, func, &json, &len);
     wjpg_arg_names(fcinfo, 1, &names, &n_names);
-    rc = fn(json, len, names, n_names, &wjpg_current_alloc, &out, &out_len,
-            &err);
+    rc = wj_rendering_text(kind, json, len, names, n_names, &wjpg_current_alloc,
+                           &out, &out_len, &err);
     if (rc != WJ_OK)
         wjpg_raise(rc, &err, func);
     PG_RETURN_TEXT_P(wjpg_result_text(out, out_len, func));
 }
 
-static wj_code render_sorted(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_wire_json_sorted(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_canonical(const char *json, size_t len,
-                                const wj_name *names, size_t n_names,
-                                const wj_alloc *alloc, char **out,
-                                size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_canonical_json(json, len, alloc, out, out_len, err);
-}
-
 /* A digest of argument 0, with the names of argument 1 where it has them. */
-typedef wj_code (*digest_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc,
-                             char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
-
-static Datum digest(FunctionCallInfo fcinfo, const char *func, digest_fn fn)
+static Datum digest(FunctionCallInfo fcinfo, const char *func,
+                    wj_digest_kind kind)
 {
     const char *json;
     size_t len, n_names;
@@ -73,65 +48,47 @@ static Datum digest(FunctionCallInfo fcinfo, const char *func, digest_fn fn)
 
     wjpg_arg_doc(fcinfo, 0, func, &json, &len);
     wjpg_arg_names(fcinfo, 1, &names, &n_names);
-    rc = fn(json, len, names, n_names, &wjpg_current_alloc, hex, &err);
+    rc = wj_digest_hex(kind, json, len, names, n_names, &wjpg_current_alloc,
+                       hex, &err);
     if (rc != WJ_OK)
         wjpg_raise(rc, &err, func);
     PG_RETURN_TEXT_P(cstring_to_text_with_len(hex, WJ_DIGEST_HEX_SIZE - 1));
 }
 
-static wj_code digest_data(const char *json, size_t len, const wj_name *names,
-                           size_t n_names, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_data_digest(json, len, alloc, hex, err);
-}
-
-static wj_code digest_messages(const char *json, size_t len,
-                               const wj_name *names, size_t n_names,
-                               const wj_alloc *alloc,
-                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_messages_digest(json, len, alloc, hex, err);
-}
-
 PG_FUNCTION_INFO_V1(wirejson_wire_json);
 Datum wirejson_wire_json(PG_FUNCTION_ARGS)
 {
-    return render(fcinfo, "wire_json", wj_wire_json);
+    return render(fcinfo, "wire_json", WJ_RENDERING_WIRE);
 }
 
 PG_FUNCTION_INFO_V1(wirejson_wire_json_sorted);
 Datum wirejson_wire_json_sorted(PG_FUNCTION_ARGS)
 {
-    return render(fcinfo, "wire_json_sorted", render_sorted);
+    return render(fcinfo, "wire_json_sorted", WJ_RENDERING_WIRE_SORTED);
 }
 
 PG_FUNCTION_INFO_V1(wirejson_canonical_json);
 Datum wirejson_canonical_json(PG_FUNCTION_ARGS)
 {
-    return render(fcinfo, "canonical_json", render_canonical);
+    return render(fcinfo, "canonical_json", WJ_RENDERING_CANONICAL);
 }
 
 PG_FUNCTION_INFO_V1(wirejson_data_digest);
 Datum wirejson_data_digest(PG_FUNCTION_ARGS)
 {
-    return digest(fcinfo, "data_digest", digest_data);
+    return digest(fcinfo, "data_digest", WJ_DIGEST_DATA);
 }
 
 PG_FUNCTION_INFO_V1(wirejson_message_digest);
 Datum wirejson_message_digest(PG_FUNCTION_ARGS)
 {
-    return digest(fcinfo, "message_digest", wj_message_digest);
+    return digest(fcinfo, "message_digest", WJ_DIGEST_MESSAGE);
 }
 
 PG_FUNCTION_INFO_V1(wirejson_messages_digest);
 Datum wirejson_messages_digest(PG_FUNCTION_ARGS)
 {
-    return digest(fcinfo, "messages_digest", digest_messages);
+    return digest(fcinfo, "messages_digest", WJ_DIGEST_MESSAGES);
 }
 
 /* The arguments text of a tool call.  text and json: the text itself.  A

@@ -39,13 +39,10 @@ static int arity(const char *func, Py_ssize_t nargs, Py_ssize_t min,
 
 /* ------------------------------------------------------------ renderings */
 
-typedef wj_code (*render_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err);
-
-/* Renders args[0] with fn, the rest of the arguments as names. */
+/* Renders args[0] as kind, the rest of the arguments as names. */
 static PyObject *render(PyObject *module, const char *func,
-                        PyObject *const *args, Py_ssize_t nargs, render_fn fn)
+                        PyObject *const *args, Py_ssize_t nargs,
+                        wj_rendering kind)
 {
     wjpy_state *st = wjpy_state_of_module(module);
     wjpy_text text;
@@ -63,8 +60,8 @@ static PyObject *render(PyObject *module, const char *func,
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    rc = fn(text.ptr, text.len, names.v, names.n, &wjpy_alloc, &out, &out_len,
-            &err);
+    rc = wj_rendering_text(kind, text.ptr, text.len, names.v, names.n,
+                           &wjpy_alloc, &out, &out_len, &err);
     Py_END_ALLOW_THREADS
     wjpy_text_release(st, &text);
     wjpy_names_release(&names);
@@ -73,62 +70,25 @@ static PyObject *render(PyObject *module, const char *func,
     return wjpy_result_text(out, out_len);
 }
 
-static wj_code render_sorted(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc, char **out,
-                             size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_wire_json_sorted(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_canonical(const char *json, size_t len,
-                                const wj_name *names, size_t n_names,
-                                const wj_alloc *alloc, char **out,
-                                size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_canonical_json(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_arguments(const char *json, size_t len,
-                                const wj_name *names, size_t n_names,
-                                const wj_alloc *alloc, char **out,
-                                size_t *out_len, wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_canonical_arguments(json, len, alloc, out, out_len, err);
-}
-
-static wj_code render_tool_schemas(const char *json, size_t len,
-                                   const wj_name *names, size_t n_names,
-                                   const wj_alloc *alloc, char **out,
-                                   size_t *out_len, wj_error *err)
-{
-    return wj_tool_schemas(json, len, names, n_names, alloc, out, out_len, err);
-}
-
 static PyObject *wire_json(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("wire_json", n, 1, -1) < 0)
         return NULL;
-    return render(m, "wire_json", a, n, wj_wire_json);
+    return render(m, "wire_json", a, n, WJ_RENDERING_WIRE);
 }
 
 static PyObject *wire_json_sorted(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("wire_json_sorted", n, 1, 1) < 0)
         return NULL;
-    return render(m, "wire_json_sorted", a, n, render_sorted);
+    return render(m, "wire_json_sorted", a, n, WJ_RENDERING_WIRE_SORTED);
 }
 
 static PyObject *canonical_json(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("canonical_json", n, 1, 1) < 0)
         return NULL;
-    return render(m, "canonical_json", a, n, render_canonical);
+    return render(m, "canonical_json", a, n, WJ_RENDERING_CANONICAL);
 }
 
 static PyObject *canonical_arguments(PyObject *m, PyObject *const *a,
@@ -136,7 +96,8 @@ static PyObject *canonical_arguments(PyObject *m, PyObject *const *a,
 {
     if (arity("canonical_arguments", n, 1, 1) < 0)
         return NULL;
-    return render(m, "canonical_arguments", a, n, render_arguments);
+    return render(m, "canonical_arguments", a, n,
+                  WJ_RENDERING_CANONICAL_ARGUMENTS);
 }
 
 /* A JSON array of JSON strings and nulls (what the core's tool_schemas
@@ -161,7 +122,7 @@ static PyObject *tool_schemas(PyObject *m, PyObject *const *a, Py_ssize_t n)
 
     if (arity("tool_schemas", n, 1, -1) < 0)
         return NULL;
-    text = render(m, "tool_schemas", a, n, render_tool_schemas);
+    text = render(m, "tool_schemas", a, n, WJ_RENDERING_TOOL_SCHEMAS);
     if (!text || text == Py_None)
         return text;
     list = json_array_to_list(wjpy_state_of_module(m), text);
@@ -171,12 +132,9 @@ static PyObject *tool_schemas(PyObject *m, PyObject *const *a, Py_ssize_t n)
 
 /* --------------------------------------------------------------- digests */
 
-typedef wj_code (*digest_fn)(const char *json, size_t len, const wj_name *names,
-                             size_t n_names, const wj_alloc *alloc,
-                             char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
-
 static PyObject *digest(PyObject *module, const char *func,
-                        PyObject *const *args, Py_ssize_t nargs, digest_fn fn)
+                        PyObject *const *args, Py_ssize_t nargs,
+                        wj_digest_kind kind)
 {
     wjpy_state *st = wjpy_state_of_module(module);
     wjpy_text text;
@@ -193,7 +151,8 @@ static PyObject *digest(PyObject *module, const char *func,
         return NULL;
     }
     Py_BEGIN_ALLOW_THREADS
-    rc = fn(text.ptr, text.len, names.v, names.n, &wjpy_alloc, hex, &err);
+    rc = wj_digest_hex(kind, text.ptr, text.len, names.v, names.n, &wjpy_alloc,
+                       hex, &err);
     Py_END_ALLOW_THREADS
     wjpy_text_release(st, &text);
     wjpy_names_release(&names);
@@ -202,44 +161,25 @@ static PyObject *digest(PyObject *module, const char *func,
     return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
 }
 
-static wj_code digest_data(const char *json, size_t len, const wj_name *names,
-                           size_t n_names, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_data_digest(json, len, alloc, hex, err);
-}
-
-static wj_code digest_messages(const char *json, size_t len,
-                               const wj_name *names, size_t n_names,
-                               const wj_alloc *alloc,
-                               char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
-{
-    (void)names;
-    (void)n_names;
-    return wj_messages_digest(json, len, alloc, hex, err);
-}
-
 static PyObject *data_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("data_digest", n, 1, 1) < 0)
         return NULL;
-    return digest(m, "data_digest", a, n, digest_data);
+    return digest(m, "data_digest", a, n, WJ_DIGEST_DATA);
 }
 
 static PyObject *message_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("message_digest", n, 1, -1) < 0)
         return NULL;
-    return digest(m, "message_digest", a, n, wj_message_digest);
+    return digest(m, "message_digest", a, n, WJ_DIGEST_MESSAGE);
 }
 
 static PyObject *messages_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
     if (arity("messages_digest", n, 1, 1) < 0)
         return NULL;
-    return digest(m, "messages_digest", a, n, digest_messages);
+    return digest(m, "messages_digest", a, n, WJ_DIGEST_MESSAGES);
 }
 
 /* The digest of each prefix of the conversation doc: messages_digest checks

@@ -25,15 +25,17 @@ static int check_count;
 /* Compares got (length got_len) with the NUL-terminated expected bytes. */
 #define CHECK_BYTES(got, got_len, expected)                                  \
     do {                                                                     \
+        const char *check_g_ = (got);                                        \
         const char *check_e_ = (expected);                                   \
-        size_t check_el_ = strlen(check_e_);                                 \
+        size_t check_gl_ = (got_len), check_el_ = strlen(check_e_);          \
         check_count++;                                                       \
-        if ((got) == NULL || (got_len) != check_el_ ||                       \
-            memcmp((got), check_e_, check_el_) != 0) {                       \
+        if (check_g_ == NULL || check_gl_ != check_el_ ||                    \
+            memcmp(check_g_, check_e_, check_el_) != 0) {                    \
             check_failures++;                                                \
             fprintf(stderr, "%s:%d: expected \"%s\"\n%*sgot      \"%.*s\"\n", \
                     __FILE__, __LINE__, check_e_, (int)strlen(__FILE__) + 8, \
-                    "", (got) ? (int)(got_len) : 6, (got) ? (got) : "(null)"); \
+                    "", check_g_ ? (int)check_gl_ : 6,                       \
+                    check_g_ ? check_g_ : "(null)");                         \
         }                                                                    \
     } while (0)
 

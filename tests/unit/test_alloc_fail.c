@@ -8,53 +8,11 @@
  * must give the ordinary result again.
  */
 #include "check.h"
+#include "test_heap.h"
 #include "wirejson.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------- a failing allocator */
-
-static size_t heap_calls, heap_fail_at;
-static long heap_live;
-
-static int refuse(void)
-{
-    return ++heap_calls == heap_fail_at;
-}
-
-static void *t_malloc(void *ctx, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = malloc(size ? size : 1);
-    heap_live += p != NULL;
-    return p;
-}
-
-static void *t_realloc(void *ctx, void *ptr, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = realloc(ptr, size ? size : 1);
-    heap_live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void t_free(void *ctx, void *ptr)
-{
-    (void)ctx;
-    if (ptr) {
-        heap_live--;
-        free(ptr);
-    }
-}
-
-static const wj_alloc heap = {t_malloc, t_realloc, t_free, NULL};
 
 /* ------------------------------------------------------------- the calls */
 
@@ -249,7 +207,7 @@ static void run(const call *c, size_t fail_at, outcome *o)
     if (out) {
         o->out = malloc(out_len + 1);
         memcpy(o->out, out, out_len + 1);
-        t_free(NULL, out);
+        heap_free(NULL, out);
     }
 }
 

@@ -8,50 +8,10 @@
  * wj_error_format, wj_code_name).
  */
 #include "check.h"
+#include "test_heap.h"
 #include "wirejson.h"
 
 #include <stdlib.h>
-
-/* ---------------------------------------------------- a counting allocator */
-
-static size_t heap_calls, heap_fail_at; /* fail_at 0: never */
-static long heap_live;
-
-static int refuse(void)
-{
-    return ++heap_calls == heap_fail_at;
-}
-
-static void *t_malloc(void *ctx, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = malloc(size ? size : 1);
-    heap_live += p != NULL;
-    return p;
-}
-
-static void *t_realloc(void *ctx, void *ptr, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = realloc(ptr, size ? size : 1);
-    heap_live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void t_free(void *ctx, void *ptr)
-{
-    (void)ctx;
-    if (ptr) {
-        heap_live--;
-        free(ptr);
-    }
-}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -246,7 +206,6 @@ static void test_errors(void)
 
 static void test_alloc_fail(void)
 {
-    const wj_alloc heap = {t_malloc, t_realloc, t_free, NULL};
     size_t total, k, j;
     wj_conversation *c;
 

@@ -5,58 +5,16 @@
  * doubles as ECMAScript writes them, structure errors, the sticky failure,
  * reset, and allocation failure at every allocation.
  *
- * Expected bytes are written by hand from docs/contract.md §4 (string escapes) and
- * §8/API.md (numbers: ECMAScript's Number-to-String, as Node's String(x)).
+ * Expected bytes are written by hand from docs/contract.md §4 (string escapes)
+ * and §8 (numbers: ECMAScript's Number-to-String, as Node's String(x)).
  */
 #include "check.h"
+#include "test_heap.h"
 #include "wirejson.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
-
-/* ---------------------------------------------------- a counting allocator */
-
-static size_t heap_calls, heap_fail_at; /* fail_at 0: never */
-static long heap_live;
-
-static int refuse(void)
-{
-    return ++heap_calls == heap_fail_at;
-}
-
-static void *t_malloc(void *ctx, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = malloc(size ? size : 1);
-    heap_live += p != NULL;
-    return p;
-}
-
-static void *t_realloc(void *ctx, void *ptr, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (refuse())
-        return NULL;
-    p = realloc(ptr, size ? size : 1);
-    heap_live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void t_free(void *ctx, void *ptr)
-{
-    (void)ctx;
-    if (ptr) {
-        heap_live--;
-        free(ptr);
-    }
-}
-
-static const wj_alloc heap = {t_malloc, t_realloc, t_free, NULL};
 
 /* ----------------------------------------------------------------- helpers */
 
