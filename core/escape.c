@@ -8,9 +8,14 @@
  * either rendering escapes: runs up to the next backslash or the closing
  * quote are found and copied in the same pass, 32 bytes at a time where the
  * processor has AVX2 (checked at run time), else 16.
+ *
+ * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
+ * a schema's bytes) is checked and escaped by the same rules in one pass
+ * (wj_write_wire_text).
  */
 #include "wj_internal.h"
 #include "unicode.h"
+#include "utf8.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -69,52 +74,6 @@ static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
     }
     *cp = hi;
     return 6;
-}
-
-/* Writes cp as UTF-8 (a lone surrogate in its generalized 3-byte form). */
-static size_t put_utf8(char *out, uint32_t cp)
-{
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | cp >> 6);
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | cp >> 12);
-        out[1] = (char)(0x80 | (cp >> 6 & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | cp >> 18);
-    out[1] = (char)(0x80 | (cp >> 12 & 0x3F));
-    out[2] = (char)(0x80 | (cp >> 6 & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
-/* The code point of the well-formed UTF-8 sequence at s, and its length. */
-static uint32_t get_utf8(const unsigned char *s, size_t *n)
-{
-    if (s[0] < 0x80) {
-        *n = 1;
-        return s[0];
-    }
-    if (s[0] < 0xE0) {
-        *n = 2;
-        return (uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu);
-    }
-    if (s[0] < 0xF0) {
-        *n = 3;
-        return (uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-               (s[2] & 0x3Fu);
-    }
-    *n = 4;
-    return (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-           (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu);
 }
 
 /* The code points below U+0300 have canonical combining class 0. */
@@ -206,7 +165,7 @@ size_t wj_string_decode(const char *raw, size_t raw_len, char *out)
         if (i == raw_len)
             break;
         i += decode_escape(raw + i, raw_len - i, &cp);
-        o += put_utf8(out + o, cp);
+        o += wj_utf8_encode(out + o, cp);
     }
     return o;
 }
@@ -279,11 +238,13 @@ static int keep_escape(wj_buf *buf, const char *esc,
 
 /* Reserves room for s[i..limit) and moves *limit; 0, or -1 when out of
  * memory.  The slack covers an escape that starts before the limit and
- * ends after it (at most 12 bytes in, 12 out) and the closing quote. */
-static int reserve_chunk(wj_buf *buf, size_t i, size_t len, size_t *limit)
+ * ends after it (at most 12 bytes in, 12 out) and the closing quote.
+ * growth is the most output bytes one input byte can give. */
+static int reserve_chunk(wj_buf *buf, size_t i, size_t len, size_t growth,
+                         size_t *limit)
 {
     size_t step = len - i < CHUNK ? len - i : CHUNK;
-    if (wj_buf_reserve(buf, WJ_ESCAPE_GROWTH * step + 16) != 0)
+    if (wj_buf_reserve(buf, growth * step + 16) != 0)
         return -1;
     *limit = i + step;
     return 0;
@@ -306,13 +267,14 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
         return 0;
     for (;;) {
         uint32_t cp;
-        if (i >= limit && reserve_chunk(buf, i, len, &limit) != 0)
+        if (i >= limit &&
+            reserve_chunk(buf, i, len, WJ_ESCAPE_GROWTH, &limit) != 0)
             return 0;
         /* Combining marks right after an escape are escaped too.  Their
          * UTF-8 starts at 0xCC (U+0300). */
         while (after_escape && i < limit && (unsigned char)s[i] >= 0xCC) {
             size_t n;
-            cp = get_utf8((const unsigned char *)s + i, &n);
+            cp = wj_utf8_decode((const unsigned char *)s + i, &n);
             if (!is_combining(cp))
                 break;
             put_cp_escape(buf, cp);
@@ -337,7 +299,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
         } else if (after_escape && is_combining(cp)) {
             put_cp_escape(buf, cp);
         } else {
-            buf->len += put_utf8(buf->ptr + buf->len, cp);
+            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
             after_escape = 0;
         }
     }
@@ -353,7 +315,8 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         return 0;
     for (;;) {
         uint32_t cp;
-        if (i >= limit && reserve_chunk(buf, i, len, &limit) != 0)
+        if (i >= limit &&
+            reserve_chunk(buf, i, len, WJ_ESCAPE_GROWTH, &limit) != 0)
             return 0;
         i = copy_run(buf, s, i, limit);
         if (i >= limit)
@@ -366,21 +329,121 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         }
         i += decode_escape(s + i, len - i, &cp);
         if (!put_mandatory_escape(buf, cp, 1))
-            buf->len += put_utf8(buf->ptr + buf->len, cp);
+            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
     }
     return put_quote(buf) == 0 ? i + 1 : 0;
 }
 
-int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
-                         int escaped)
+/* Raw text: a control character becomes a 6-byte \u00xx escape. */
+#define TEXT_GROWTH 6
+
+/* True for the bytes raw text can copy as they are: printable ASCII (and
+ * DEL) other than '"' and '\\'. */
+static inline int is_plain_text_byte(unsigned char c)
 {
-    (void)escaped;
-    return wj_write_wire_literal(buf, raw - 1, raw_len + 2, 0) ? 0 : -1;
+    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
 }
 
-int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
-                              int escaped)
+/* Copies text[i..limit) up to its first byte that is not plain and returns
+ * that byte's index (limit when there is none), 16 bytes at a time where
+ * the buffer has room: a signed compare with ' ' finds the controls and
+ * every byte >= 0x80 at once. */
+static size_t copy_plain_text(wj_buf *buf, const char *text, size_t i,
+                              size_t limit)
 {
-    (void)escaped;
-    return wj_write_canonical_literal(buf, raw - 1, raw_len + 2, 0) ? 0 : -1;
+    char *out = buf->ptr + buf->len;
+    size_t start = i;
+#if defined(__SSE2__)
+    const char *room_end = buf->ptr + buf->cap;
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(' ');
+    while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+        unsigned mask = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                      _mm_cmpeq_epi8(v, backslash)),
+                         _mm_cmplt_epi8(v, space)));
+        _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
+        if (mask) {
+            i += (size_t)__builtin_ctz(mask);
+            buf->len += i - start;
+            return i;
+        }
+        i += 16;
+    }
+#endif
+    while (i < limit && is_plain_text_byte((unsigned char)text[i])) {
+        out[i - start] = text[i];
+        i++;
+    }
+    buf->len += i - start;
+    return i;
+}
+
+/* The code point of the character at s (avail bytes there), its length in
+ * *n, or 0 in *n when it is not well-formed.  With surrogates, a high and a
+ * low surrogate in a row read as the one character of the pair, as their
+ * \u escapes would. */
+static uint32_t next_text_char(const unsigned char *s, size_t avail,
+                               int surrogates, size_t *n)
+{
+    uint32_t cp, lo;
+    size_t lo_n;
+    if (!wj_utf8_length(s, avail, surrogates)) {
+        *n = 0;
+        return 0;
+    }
+    cp = wj_utf8_decode(s, n);
+    if (cp < 0xD800 || cp > 0xDBFF || avail < 6 ||
+        !wj_utf8_length(s + 3, avail - 3, 1))
+        return cp;
+    lo = wj_utf8_decode(s + 3, &lo_n);
+    if (lo < 0xDC00 || lo > 0xDFFF)
+        return cp;
+    *n = 6;
+    return 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+}
+
+int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
+                       int surrogates)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0, limit = 0, mark = buf->len;
+    int after_escape = 0; /* the last thing written was an escape */
+
+    if (put_quote(buf) != 0)
+        return -1;
+    while (i < len) {
+        uint32_t cp;
+        size_t n;
+        if (i >= limit && reserve_chunk(buf, i, len, TEXT_GROWTH, &limit) != 0)
+            return -1;
+        if (is_plain_text_byte(s[i])) {
+            i = copy_plain_text(buf, text, i, limit);
+            after_escape = 0;
+            if (i >= limit)
+                continue;
+        }
+        if (s[i] < 0x80) { /* '"', '\\' or a control character */
+            put_mandatory_escape(buf, s[i++], 0);
+            after_escape = 1;
+            continue;
+        }
+        cp = next_text_char(s + i, len - i, surrogates, &n);
+        if (!n) {
+            buf->len = mark;
+            return 1;
+        }
+        if (put_mandatory_escape(buf, cp, 0)) {
+            after_escape = 1;
+        } else if (after_escape && is_combining(cp)) {
+            put_cp_escape(buf, cp);
+        } else {
+            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+            after_escape = 0;
+        }
+        i += n;
+    }
+    return put_quote(buf);
 }

@@ -10,6 +10,7 @@
  * on (a lone high surrogate and a pair may share their first unit).
  */
 #include "wj_internal.h"
+#include "utf8.h"
 
 int wj_compare_bytes(wj_span a, wj_span b)
 {
@@ -33,8 +34,8 @@ typedef struct units {
  * is its own 3-byte unit. */
 static uint32_t next_unit(units *u)
 {
-    const unsigned char *s = u->s + u->i;
     uint32_t cp;
+    size_t n;
     if (u->low) {
         cp = u->low;
         u->low = 0;
@@ -42,24 +43,11 @@ static uint32_t next_unit(units *u)
     }
     if (u->i >= u->len)
         return 0;
-    if (s[0] < 0x80) {
-        u->i += 1;
-        return s[0] + 1u;
-    }
-    if (s[0] < 0xE0) {
-        u->i += 2;
-        return ((uint32_t)(s[0] & 0x1F) << 6 | (s[1] & 0x3Fu)) + 1;
-    }
-    if (s[0] < 0xF0) {
-        u->i += 3;
-        return ((uint32_t)(s[0] & 0x0F) << 12 | (uint32_t)(s[1] & 0x3F) << 6 |
-                (s[2] & 0x3Fu)) +
-               1;
-    }
-    u->i += 4;
-    cp = ((uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3F) << 12 |
-          (uint32_t)(s[2] & 0x3F) << 6 | (s[3] & 0x3Fu)) -
-         0x10000;
+    cp = wj_utf8_decode(u->s + u->i, &n);
+    u->i += n;
+    if (cp < 0x10000)
+        return cp + 1;
+    cp -= 0x10000;
     u->low = 0xDC00 + (cp & 0x3FF);
     return 0xD800 + (cp >> 10) + 1;
 }

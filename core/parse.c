@@ -15,6 +15,7 @@
  * that makes depth 1001.
  */
 #include "wj_internal.h"
+#include "utf8.h"
 
 #include <stdlib.h>
 
@@ -196,38 +197,6 @@ static inline uint32_t add_record(parser *p, uint32_t slots, size_t start)
     return at;
 }
 
-/* Length of the well-formed UTF-8 sequence at s[i], or 0 (RFC 3629 table:
- * no overlongs, no surrogates, nothing above U+10FFFF, no truncation). */
-static size_t utf8_length(const unsigned char *s, size_t i, size_t len)
-{
-    unsigned char c = s[i], lo = 0x80, hi = 0xBF;
-    size_t n, k;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (len - i < n)
-        return 0;
-    if (s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (k = 2; k < n; k++)
-        if ((s[i + k] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
 /* One more than the value of each hex digit; 0 for every other byte. */
 /* clang-format off */
 static const unsigned char hex_digit[256] = {
@@ -404,7 +373,7 @@ static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
         } else {
             /* Non-ASCII text comes in runs: validate the whole run here. */
             do {
-                size_t k = utf8_length(s, i, len);
+                size_t k = wj_utf8_length(s + i, len - i, 0);
                 if (!k)
                     return fail(p, WJ_ERR_UTF8, i, "invalid UTF-8");
                 if (s[i] >= 0xEE)

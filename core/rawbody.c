@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rawbody.c - edits and reads of a request body as the client's bytes
- * (docs/contract.md §7): with_top_level swaps the values of chosen top-level members and
- * leaves every other byte alone; tool_schemas returns each tool's schema as
- * the exact text the client sent.
+ * (docs/contract.md §7): with_top_level swaps the values of chosen top-level
+ * members and leaves every other byte alone; tool_schemas returns each tool's
+ * schema as the exact text the client sent.
  *
  * Both read the parser's spans: a value's first to last byte.
  *
@@ -14,6 +14,7 @@
  * that reads names so.
  */
 #include "wj_internal.h"
+#include "utf8.h"
 #include "unicode.h"
 
 /* What a byte that does not start a well-formed sequence reads as: a value
@@ -30,46 +31,11 @@
 static uint32_t next_code_point(const unsigned char *s, size_t len, size_t *i,
                                 int surrogates)
 {
-    unsigned char c = s[*i], lo = 0x80, hi = 0xBF;
-    size_t n, k;
+    size_t n = wj_utf8_length(s + *i, len - *i, surrogates);
     uint32_t cp;
-
-    if (c < 0x80) {
-        *i += 1;
-        return c;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-        cp = c & 0x1Fu;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        cp = c & 0x0Fu;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED && !surrogates)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        cp = c & 0x07u;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        *i += 1;
-        return NOT_A_CHARACTER + c;
-    }
-    if (len - *i < n || s[*i + 1] < lo || s[*i + 1] > hi) {
-        *i += 1;
-        return NOT_A_CHARACTER + c;
-    }
-    for (k = 1; k < n; k++) {
-        if ((s[*i + k] & 0xC0) != 0x80) {
-            *i += 1;
-            return NOT_A_CHARACTER + c;
-        }
-        cp = cp << 6 | (s[*i + k] & 0x3Fu);
-    }
+    if (!n)
+        return NOT_A_CHARACTER + s[(*i)++];
+    cp = wj_utf8_decode(s + *i, &n);
     *i += n;
     return cp;
 }

@@ -315,13 +315,14 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at);
 size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
                                   size_t at);
 
-/* The same from a raw body between quotes (raw[-1] and raw[raw_len] are
- * the quotes).  Return 0, or -1 when out of memory.  `escaped` is unused:
- * the writers find escapes themselves. */
-int wj_write_wire_string(wj_buf *buf, const char *raw, size_t raw_len,
-                         int escaped);
-int wj_write_canonical_string(wj_buf *buf, const char *raw, size_t raw_len,
-                              int escaped);
+/*
+ * Appends raw text (UTF-8 bytes, not JSON; with surrogates also their
+ * 3-byte forms, written as \udxxx) as a string literal with the wire
+ * rendering's escapes, checking it as it goes.  Returns 0; 1 when text is
+ * not valid UTF-8 (buf as it was); -1 when out of memory.
+ */
+int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
+                       int surrogates);
 
 /* The bytes a number's lexeme is made of (parse.c). */
 extern const unsigned char wj_number_byte[256];

@@ -52,7 +52,6 @@ static int random_bytes(unsigned char *buf, size_t len)
 
 void wirejq_token_init(void)
 {
-    static const char digits[] = "0123456789abcdef";
     unsigned char bits[TOKEN_BYTES];
     char *hex = token_name + sizeof("__wirejson_") - 1;
     size_t k;
@@ -63,10 +62,8 @@ void wirejq_token_init(void)
                         "call token\n");
         exit(2);
     }
-    for (k = 0; k < TOKEN_BYTES; k++) {
-        hex[2 * k] = digits[bits[k] >> 4];
-        hex[2 * k + 1] = digits[bits[k] & 0xF];
-    }
+    for (k = 0; k < TOKEN_BYTES; k++)
+        snprintf(hex + 2 * k, 3, "%02x", bits[k]);
     /* The object is what counts (jv_identical); its text is only a name. */
     token = jv_string(token_name);
     token_drawn = 1;
