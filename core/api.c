@@ -48,22 +48,21 @@ wj_code wj_wire_json(const char *json, size_t len, const wj_name *data_members,
                      size_t n_data_members, const wj_alloc *alloc, char **out,
                      size_t *out_len, wj_error *err)
 {
-    wj_render_opts opts = {
-        WJ_STYLE_WIRE, data_members, n_data_members, 0, NULL, 0};
+    wj_render_opts opts = {WJ_STYLE_WIRE, data_members, n_data_members};
     return render_text(json, len, &opts, alloc, out, out_len, err);
 }
 
 wj_code wj_wire_json_sorted(const char *json, size_t len, const wj_alloc *alloc,
                             char **out, size_t *out_len, wj_error *err)
 {
-    wj_render_opts opts = {WJ_STYLE_WIRE_SORTED, NULL, 0, 0, NULL, 0};
+    wj_render_opts opts = {WJ_STYLE_WIRE_SORTED, NULL, 0};
     return render_text(json, len, &opts, alloc, out, out_len, err);
 }
 
 wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
                           char **out, size_t *out_len, wj_error *err)
 {
-    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0, 0, NULL, 0};
+    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
     return render_text(json, len, &opts, alloc, out, out_len, err);
 }
 

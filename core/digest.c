@@ -33,13 +33,47 @@
  * many bytes (wj_buf.hash): a digest holds the tape, not the text. */
 #define WINDOW 65536
 
+/* The message filter (docs/contract.md §6): the root object of a message
+ * digest leaves out its members whose value is null, `extra`, and the
+ * caller's ignored names. */
+typedef struct message_filter {
+    const wj_doc *doc;
+    uint32_t root;
+    const wj_name *ignored;
+    size_t n_ignored;
+} message_filter;
+
+static int filter_message(void *ctx, uint32_t obj, uint32_t *order, uint32_t *n)
+{
+    static const wj_name extra = {"extra", 5};
+    const message_filter *m = ctx;
+    const wj_doc *doc = m->doc;
+    const uint32_t *sorted = wj_doc_members(doc, obj);
+    uint32_t k, kept = 0;
+
+    if (obj != m->root)
+        return 0;
+    for (k = 0; k < *n; k++) {
+        wj_span s = wj_doc_name(doc, sorted[k]);
+        if (wj_node_type(doc, wj_member_value(sorted[k])) == WJ_NULL ||
+            wj_name_in(s, &extra, 1) || wj_name_in(s, m->ignored, m->n_ignored))
+            continue;
+        order[kept++] = sorted[k];
+    }
+    *n = kept;
+    return 1;
+}
+
 /* Renders node canonically (as a message when message != 0) through buf, a
  * window (emptied first), into SHA-256. */
 static wj_code digest_node(const wj_doc *doc, uint32_t node, int message,
-                           const wj_name *skip, size_t n_skip, wj_buf *buf,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+                           const wj_name *ignored, size_t n_ignored,
+                           wj_buf *buf, char hex[WJ_DIGEST_HEX_SIZE],
+                           wj_error *err)
 {
-    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0, message, skip, n_skip};
+    const wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
+    message_filter filter = {doc, node, ignored, n_ignored};
+    wj_render_hook hook = {filter_message, NULL, &filter};
     wj_sha256 sha;
     wj_code rc;
 
@@ -49,7 +83,8 @@ static wj_code digest_node(const wj_doc *doc, uint32_t node, int message,
     if (wj_buf_reserve(buf, WINDOW) != 0)
         rc = wj_fail_nomem(err);
     else
-        rc = wj_render(doc, node, &opts, buf, err);
+        rc = wj_render_hooked(doc, node, &opts, message ? &hook : NULL, buf,
+                              err);
     buf->hash = NULL;
     if (rc != WJ_OK)
         return rc;
@@ -66,7 +101,7 @@ static wj_code not_a_message(wj_error *err)
 /* Parses json and hashes its root: as data, or as a message (which must be
  * an object) when message != 0. */
 static wj_code digest_document(const char *json, size_t len, int message,
-                               const wj_name *skip, size_t n_skip,
+                               const wj_name *ignored, size_t n_ignored,
                                const wj_alloc *alloc,
                                char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
@@ -78,7 +113,7 @@ static wj_code digest_document(const char *json, size_t len, int message,
     if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
         rc = not_a_message(err);
     else
-        rc = digest_node(&doc, 0, message, skip, n_skip, &buf, hex, err);
+        rc = digest_node(&doc, 0, message, ignored, n_ignored, &buf, hex, err);
     wj_free(alloc, buf.ptr);
     wj_doc_release(&doc);
     return rc;

@@ -74,7 +74,8 @@ static void order_leaders(const wj_doc *doc, uint32_t obj,
     }
 }
 
-static int hook_order(void *ctx, uint32_t obj, uint32_t *order)
+/* Every member is written (*n stays), the leaders first. */
+static int hook_order(void *ctx, uint32_t obj, uint32_t *order, uint32_t *n)
 {
     static const char *const tool_leaders[] = {"type", "function"};
     static const char *const function_leaders[] = {"name", "description",
@@ -82,6 +83,7 @@ static int hook_order(void *ctx, uint32_t obj, uint32_t *order)
     const encoder *e = ctx;
     const tool *t = tool_at(e, obj);
 
+    (void)n;
     if (!t || wj_node_type(e->doc, obj) != WJ_OBJECT)
         return 0;
     if (obj == t->node)
@@ -136,7 +138,7 @@ static wj_code parse_texts(wj_doc *texts, const char *json, size_t len,
 static wj_code canonical_of(const wj_doc *doc, uint32_t node, wj_buf *buf,
                             int *has, wj_error *err)
 {
-    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0, 0, NULL, 0};
+    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
     wj_error e = WJ_ERROR_INIT;
     wj_code rc = wj_render(doc, node, &opts, buf, &e);
 
@@ -221,7 +223,7 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
                                char **out, size_t *out_len, wj_error *err)
 {
     static const wj_name messages = {"messages", 8};
-    wj_render_opts opts = {WJ_STYLE_WIRE, &messages, 1, 0, NULL, 0};
+    wj_render_opts opts = {WJ_STYLE_WIRE, &messages, 1};
     wj_doc doc, tdoc;
     wj_buf buf = {NULL, 0, 0, alloc, NULL};
     encoder e;

@@ -131,8 +131,11 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
     /* The value goes in as given, but only when it is JSON. */
     rc = wj_doc_parse(&doc, value, value_len, WJ_PARSE_ALLOW_DUPLICATES, alloc,
                       err);
-    if (rc != WJ_OK)
+    if (rc != WJ_OK) {
+        if (err && wj_error_is_input(rc))
+            err->argument = "value";
         return rc;
+    }
     wj_doc_release(&doc);
     rc = wj_doc_parse(&doc, body, len, WJ_PARSE_ALLOW_DUPLICATES, alloc, err);
     if (wj_error_is_input(rc) ||

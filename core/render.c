@@ -6,10 +6,11 @@
  * Containers are entered on an explicit stack of frames, so nesting costs
  * no C-stack recursion.  An object's member order comes from the parser's
  * sorted order; only a JSON Schema property map (wire), an object whose
- * names sort differently in UTF-16 (canonical) and a filtered message
- * (canonical) build an order of their own, on a scratch stack that is
- * popped when the object closes.  A caller's hook (wj_render_hooked) may
- * give chosen objects their member order and write chosen values itself.
+ * names sort differently in UTF-16 (canonical) and an object whose members
+ * a caller's hook chose build an order of their own, on a scratch stack
+ * that is popped when the object closes.  A caller's hook
+ * (wj_render_hooked) may choose the members of chosen objects and their
+ * order, and write chosen values itself.
  */
 #include "wj_internal.h"
 #include "number.h"
@@ -52,23 +53,8 @@ typedef struct render {
     char *name; /* a decoded `required` entry */
     size_t cap_name;
     const wj_render_hook *hook; /* the caller's say, or NULL */
+    int hook_values;            /* hook->value is set */
 } render;
-
-static int span_is(wj_span s, const char *word)
-{
-    size_t n = strlen(word);
-    return s.len == n && memcmp(s.ptr, word, n) == 0;
-}
-
-static int span_in(wj_span s, const wj_name *names, size_t n)
-{
-    size_t k;
-    for (k = 0; k < n; k++)
-        if (names[k].ptr && s.len == names[k].len &&
-            memcmp(s.ptr, names[k].ptr, s.len) == 0)
-            return 1;
-    return 0;
-}
 
 /* Reserves n more scratch entries; returns their offset or UINT32_MAX. */
 static uint32_t scratch_push(render *r, uint32_t n)
@@ -163,37 +149,27 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
     return WJ_OK;
 }
 
-/* RFC 8785 order for an object whose names sort differently in UTF-16, and
- * the message filter (§6) for the root of a message digest. */
-static wj_code order_canonical(render *r, uint32_t obj, int is_root, frame *f)
+/* RFC 8785 order for an object whose names sort differently in UTF-16:
+ * its members, or the n of them in the scratch list the hook gave (which
+ * has room for twice the object's count), sorted by UTF-16 code units. */
+static wj_code order_canonical(render *r, uint32_t obj, frame *f)
 {
     const wj_doc *doc = r->doc;
-    const wj_render_opts *o = r->opts;
-    int filter = is_root && o->message;
-    uint32_t count = wj_node_count(doc, obj), n = 0, k, list;
-    const uint32_t *sorted = wj_doc_members(doc, obj);
+    uint32_t count = wj_node_count(doc, obj);
 
-    if (!filter && !wj_node_utf16(doc, obj))
+    if (!wj_node_utf16(doc, obj))
         return WJ_OK;
-    list = scratch_push(r, 2 * count);
-    if (list == UINT32_MAX)
-        return nomem(r);
-    for (k = 0; k < count; k++) {
-        uint32_t name = sorted[k];
-        if (filter) {
-            wj_span s = wj_doc_name(doc, name);
-            if (wj_node_type(doc, wj_member_value(name)) == WJ_NULL ||
-                span_is(s, "extra") || span_in(s, o->skip, o->n_skip))
-                continue;
-        }
-        r->scratch[list + n++] = name;
+    if (!f->own_list) {
+        uint32_t list = scratch_push(r, 2 * count);
+        if (list == UINT32_MAX)
+            return nomem(r);
+        memcpy(r->scratch + list, wj_doc_members(doc, obj),
+               count * sizeof *r->scratch);
+        f->list = list;
+        f->own_list = 1;
     }
-    if (wj_node_utf16(doc, obj))
-        wj_sort_names(doc, r->scratch + list, n, r->scratch + list + count,
-                      wj_compare_utf16);
-    f->list = list;
-    f->total = n;
-    f->own_list = 1;
+    wj_sort_names(doc, r->scratch + f->list, f->total,
+                  r->scratch + f->list + count, wj_compare_utf16);
     return WJ_OK;
 }
 
@@ -304,7 +280,7 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     frame *f;
     wj_code rc;
 
-    if (r->hook && r->hook->value) {
+    if (r->hook_values) {
         int written = r->hook->value(r->hook->ctx, node, r->buf);
         if (written < 0)
             return nomem(r);
@@ -320,18 +296,21 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     if (rc != WJ_OK || type == WJ_ARRAY)
         return rc;
     if (r->hook && r->hook->order) {
-        uint32_t list = scratch_push(r, wj_node_count(doc, node));
+        uint32_t list = scratch_push(r, 2 * f->total), n = f->total;
         if (list == UINT32_MAX)
             return nomem(r);
-        if (r->hook->order(r->hook->ctx, node, r->scratch + list)) {
+        if (r->hook->order(r->hook->ctx, node, r->scratch + list, &n)) {
             f->list = list;
+            f->total = n;
             f->own_list = 1;
-            return WJ_OK;
+        } else {
+            r->n_scratch = list;
         }
-        r->n_scratch = list;
     }
     if (r->opts->style == WJ_STYLE_CANONICAL)
-        return order_canonical(r, node, r->depth == 1, f);
+        return order_canonical(r, node, f);
+    if (f->own_list)
+        return WJ_OK;
     if (m == MODE_PROPMAP) {
         uint32_t pos = wj_doc_find(doc, parent, "required", 8);
         uint32_t required =
@@ -377,7 +356,7 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
         return MODE_SCHEMA;
     name = wj_doc_name(doc, name_node);
     if (in_root &&
-        span_in(name, r->opts->data_members, r->opts->n_data_members))
+        wj_name_in(name, r->opts->data_members, r->opts->n_data_members))
         return MODE_DATA;
     for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
         const struct keyword *kw = &keywords[k];
@@ -416,7 +395,7 @@ static wj_code walk(render *r, uint32_t root)
             value = f->child;
             f->child = wj_node_next(doc, value);
             /* scalars straight away: no frame, no mode, no hook to ask */
-            rc = !r->hook && !wj_node_is_container(doc, value)
+            rc = !r->hook_values && !wj_node_is_container(doc, value)
                      ? write_scalar(r, value)
                      : open_value(r, value, (mode)f->mode, 0);
             continue;
@@ -432,7 +411,7 @@ static wj_code walk(render *r, uint32_t root)
             return nomem(r);
         wj_buf_putc(r->buf, ':');
         value = wj_member_value(name);
-        if (!r->hook && !wj_node_is_container(doc, value))
+        if (!r->hook_values && !wj_node_is_container(doc, value))
             rc = write_scalar(r, value);
         else
             rc = open_value(r, value,
@@ -461,6 +440,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
     r.buf = buf;
     r.err = err;
     r.hook = hook;
+    r.hook_values = hook && hook->value;
     rc = walk(&r, node);
     wj_free(doc->alloc, r.frames);
     wj_free(doc->alloc, r.scratch);

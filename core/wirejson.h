@@ -290,7 +290,8 @@ WJ_API wj_code wj_quote_text(const char *text, size_t len,
  * name under simple case folding (the C and S lines of CaseFolding.txt,
  * the way Go's encoding/json matches member names: "Model" is model)
  * replaced by value, which must be JSON text (duplicate names allowed;
- * its input errors are returned, with offsets into value), every other byte
+ * its input errors are returned, with offsets into value and argument
+ * "value"), every other byte
  * unchanged.  *out is NULL (and WJ_OK returned) when body is not an object
  * the scanner can follow or holds no such member.  Duplicate member names
  * are allowed here, at any depth.

@@ -25,7 +25,8 @@ void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
  * growth policy (alloc.c): doubling, but never past `most` (what the data
  * can need), nor to a block SQLite's allocator refuses while the need is
  * smaller, and after a large request is refused, half the increment and
- * half again, down to just need.  Returns the new block and sets *new_cap, or NULL (ptr untouched).
+ * half again, down to just need.  Returns the new block and sets *new_cap, or
+ * NULL (ptr untouched).
  */
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);
@@ -247,6 +248,17 @@ typedef struct wj_span {
     size_t len;
 } wj_span;
 
+/* True when s is one of names[0..n) (an entry with a NULL ptr is none). */
+static inline int wj_name_in(wj_span s, const wj_name *names, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (names[k].ptr && s.len == names[k].len &&
+            memcmp(s.ptr, names[k].ptr, s.len) == 0)
+            return 1;
+    return 0;
+}
+
 static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
 {
     const uint32_t *t = doc->tape + name;
@@ -378,23 +390,21 @@ typedef struct wj_render_opts {
     wj_style style;
     const wj_name *data_members; /* WIRE: top-level members that are data */
     size_t n_data_members;
-    /* CANONICAL of a message: leave out the root object's null members,
-     * `extra`, and the names in skip[0..n_skip). */
-    int message;
-    const wj_name *skip;
-    size_t n_skip;
 } wj_render_opts;
 
 /* Appends the rendering of the subtree at node to buf. */
 wj_code wj_render(const wj_doc *doc, uint32_t node, const wj_render_opts *opts,
                   wj_buf *buf, wj_error *err);
 
-/* Lets a caller take over parts of a rendering: the member order of chosen
- * objects and the bytes of chosen values.  Either callback may be NULL. */
+/* Lets a caller take over parts of a rendering: which members of chosen
+ * objects are written and in what order, and the bytes of chosen values.
+ * Either callback may be NULL. */
 typedef struct wj_render_hook {
-    /* May fill order[0..count) with the name records of object obj (count
-     * members) in the order to write them: returns 1 when it did, else 0. */
-    int (*order)(void *ctx, uint32_t obj, uint32_t *order);
+    /* May fill order[0..*n) with the name records of the members of object
+     * obj (*n of them on entry) to write, in the order to write them, and
+     * set *n to how many it wrote: returns 1 when it did, else 0.  The
+     * canonical rendering writes the chosen members in its own order. */
+    int (*order)(void *ctx, uint32_t obj, uint32_t *order, uint32_t *n);
     /* May write the value at node into buf itself (reserving first):
      * returns 1 when it did, 0 to let the renderer, -1 when out of memory. */
     int (*value)(void *ctx, uint32_t node, wj_buf *buf);

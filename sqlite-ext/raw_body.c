@@ -73,10 +73,6 @@ void withTopLevelFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
                            (size_t)sqlite3_value_bytes(argv[1]), value.ptr,
                            value.len, &call.alloc, &out, &out_len, &err);
     sqlite3_free(owned);
-    /* The body's own input errors give NULL; the ones returned are VALUE's
-     * (wirejson.h). */
-    if (wj_error_is_input(rc))
-        err.argument = "value";
     if (rc != WJ_OK)
         wirejson_result_error(&call, rc, &err);
     else

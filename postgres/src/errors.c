@@ -9,9 +9,9 @@
  *   message_digest: a message must be a JSON object
  * The SQLSTATE says what kind of error it is:
  *   22P02 invalid_text_representation   the input is not valid JSON (§3)
- *   22003 numeric_value_out_of_range    a number rounds to infinity as a double
- *   22023 invalid_parameter_value       valid JSON of the wrong kind, or a bad
- *                                       argument
+ *   22023 invalid_parameter_value       valid JSON of the wrong kind (a number
+ *                                       that rounds to infinity where a double
+ *                                       is needed too), or a bad argument
  *   54000 program_limit_exceeded        input or result beyond a limit
  *   53200 out_of_memory                 an allocation failed
  */
@@ -24,9 +24,9 @@ static int sqlstate_of(wj_code rc)
     case WJ_ERR_UTF8:
     case WJ_ERR_DUPLICATE:
     case WJ_ERR_DEPTH: return ERRCODE_INVALID_TEXT_REPRESENTATION;
-    case WJ_ERR_RANGE: return ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE;
     case WJ_ERR_TOOBIG: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
     case WJ_ERR_NOMEM: return ERRCODE_OUT_OF_MEMORY;
+    case WJ_ERR_RANGE:
     case WJ_ERR_TYPE:
     case WJ_ERR_ARGUMENT:
     case WJ_OK: break;

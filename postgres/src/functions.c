@@ -131,10 +131,6 @@ Datum wirejson_with_top_level(PG_FUNCTION_ARGS)
     rc = wj_with_top_level(body, len, VARDATA_ANY(name),
                            VARSIZE_ANY_EXHDR(name), value, value_len,
                            &wjpg_current_alloc, &out, &out_len, &err);
-    /* The body's own input errors give NULL; the input errors returned are
-     * the value's (wirejson.h), and say so, as in SQLite. */
-    if (wj_error_is_input(rc))
-        err.argument = "value";
     if (rc != WJ_OK)
         wjpg_raise(rc, &err, func);
     if (!out)

@@ -75,8 +75,8 @@ bool wjpg_arg_jsonb_string(FunctionCallInfo fcinfo, int argno,
 
 /* Raises rc (not WJ_OK) as an ERROR of the SQL function func: the message is
  * wj_error_format's, word for word the SQLite one, and the SQLSTATE says the
- * kind (22P02 not JSON, 22003 number beyond a double, 22023 wrong kind or
- * bad argument, 54000 beyond a limit, 53200 out of memory). */
+ * kind (22P02 not JSON, 22023 wrong kind or bad argument, 54000 beyond a
+ * limit, 53200 out of memory). */
 pg_attribute_noreturn() void wjpg_raise(wj_code rc, const wj_error *err,
                                         const char *func);
 

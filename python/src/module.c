@@ -346,10 +346,6 @@ static PyObject *with_top_level(PyObject *m, PyObject *const *a, Py_ssize_t n)
     wjpy_text_release(st, &body);
     wjpy_text_release(st, &value);
     Py_XDECREF(name_owned);
-    /* The body's own input errors give None; the ones returned are the
-     * value's, as SQL says. */
-    if (wj_error_is_input(rc))
-        err.argument = "value";
     if (rc != WJ_OK)
         return wjpy_raise(st, func, rc, &err);
     return wjpy_result_text(out, out_len);

@@ -16,7 +16,8 @@ SELECT pg_temp.err($$SELECT message_digest('')$$);
 SELECT pg_temp.err($$SELECT wire_json(repeat('[', 1001) || repeat(']', 1001))$$);
 SELECT pg_temp.err($$SELECT encode_with_schemas('{"tools":[{}]}', '[')$$);
 SELECT pg_temp.err($$SELECT with_top_level('{"t":0}', 't', (repeat('[', 1001) || repeat(']', 1001))::json)$$);
--- 22003: a number beyond a double, where the canonical form needs one.
+-- 22023: a number beyond a double, where the canonical form needs one (valid
+-- JSON that cannot be rendered, not malformed JSON).
 SELECT pg_temp.err($$SELECT canonical_json('1e400')$$);
 SELECT pg_temp.err($$SELECT data_digest('{"a":[1,-1e400]}'::jsonb)$$);
 SELECT wire_json('1e400'), canonical_arguments('{"x": 1e400 }');
