@@ -11,7 +11,7 @@
  *
  * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
  * a schema's bytes) is checked and escaped by the same rules in one pass
- * (wj_write_wire_text).
+ * (wj_write_text).
  */
 #include "wj_internal.h"
 #include "unicode.h"
@@ -405,12 +405,13 @@ static uint32_t next_text_char(const unsigned char *s, size_t avail,
     return 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 }
 
-int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
-                       int surrogates)
+int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0, limit = 0, mark = buf->len;
-    int after_escape = 0; /* the last thing written was an escape */
+    int surrogates = (flags & WJ_QUOTE_WTF8) != 0;
+    int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
+    int after_escape = 0; /* the last thing written was an escape (wire) */
 
     if (put_quote(buf) != 0)
         return -1;
@@ -426,8 +427,8 @@ int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
                 continue;
         }
         if (s[i] < 0x80) { /* '"', '\\' or a control character */
-            put_mandatory_escape(buf, s[i++], 0);
-            after_escape = 1;
+            put_mandatory_escape(buf, s[i++], canonical);
+            after_escape = !canonical;
             continue;
         }
         cp = next_text_char(s + i, len - i, surrogates, &n);
@@ -435,8 +436,8 @@ int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
             buf->len = mark;
             return 1;
         }
-        if (put_mandatory_escape(buf, cp, 0)) {
-            after_escape = 1;
+        if (put_mandatory_escape(buf, cp, canonical)) {
+            after_escape = !canonical;
         } else if (after_escape && is_combining(cp)) {
             put_cp_escape(buf, cp);
         } else {

@@ -144,3 +144,25 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
     else
         merge_sort(doc, names, n, tmp, cmp);
 }
+
+/* True when s[0..len) is generalized UTF-8 (WTF-8). */
+static int is_wtf8(const char *s, size_t len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, n;
+    while (i < len) {
+        n = wj_utf8_length(u + i, len - i, 1);
+        if (!n)
+            return 0;
+        i += n;
+    }
+    return 1;
+}
+
+int wj_name_compare(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+    wj_span x = {a, a_len}, y = {b, b_len};
+    if (!is_wtf8(a, a_len) || !is_wtf8(b, b_len))
+        return wj_compare_bytes(x, y);
+    return wj_compare_utf16(x, y);
+}

@@ -4,7 +4,7 @@
  * escapes (docs/contract.md §4): how tool_schemas carries a schema's bytes,
  * how the SQL with_top_level quotes a plain-text VALUE, and how the JSON
  * writer (writer.c) writes names and strings.  The escapes themselves are
- * escape.c's (wj_write_wire_text), checked and written in one pass.
+ * escape.c's (wj_write_text), checked and written in one pass.
  */
 #include "wj_internal.h"
 
@@ -13,7 +13,7 @@ wj_code wj_buf_put_text(wj_buf *buf, const char *text, size_t len,
 {
     if (len > WJ_MAX_INPUT)
         return wj_fail(err, WJ_ERR_TOOBIG, 0, "input too large");
-    switch (wj_write_wire_text(buf, text, len, flags & WJ_QUOTE_WTF8)) {
+    switch (wj_write_text(buf, text, len, flags)) {
     case 0: return WJ_OK;
     case 1: return wj_fail(err, WJ_ERR_ARGUMENT, 0, invalid);
     default: return wj_fail_nomem(err);

@@ -149,8 +149,8 @@ typedef struct wj_name {
 /* ---------------------------------------------------------------- parsing */
 
 /*
- * Checks that json is valid input (docs/contract.md §3): grammar, UTF-8, no duplicate
- * member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
+ * Checks that json is valid input (docs/contract.md §3): grammar, UTF-8, no
+ * duplicate member names, nesting at most WJ_MAX_DEPTH.  WJ_OK when it is.
  */
 WJ_API wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
                            wj_error *err);
@@ -173,10 +173,10 @@ WJ_API wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
 /* ------------------------------------------------------------- renderings */
 
 /*
- * The wire rendering (docs/contract.md §4): compact, members sorted by code point, a
- * JSON Schema's `properties` in the order of its `required`.  The values of
- * the top-level members named in data_members[0..n_data_members) are data
- * (sorted, never read as schema).  On success *out holds a NUL-terminated
+ * The wire rendering (docs/contract.md §4): compact, members sorted by code
+ * point, a JSON Schema's `properties` in the order of its `required`.  The
+ * values of the top-level members named in data_members[0..n_data_members) are
+ * data (sorted, never read as schema).  On success *out holds a NUL-terminated
  * buffer of *out_len bytes, to be released with wj_free().
  */
 WJ_API wj_code wj_wire_json(const char *json, size_t len,
@@ -189,9 +189,9 @@ WJ_API wj_code wj_wire_json_sorted(const char *json, size_t len,
                                    const wj_alloc *alloc, char **out,
                                    size_t *out_len, wj_error *err);
 
-/* The canonical rendering (docs/contract.md §5): RFC 8785, the JSON Canonicalization
- * Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE when one rounds
- * to infinity). */
+/* The canonical rendering (docs/contract.md §5): RFC 8785, the JSON
+ * Canonicalization Scheme.  Numbers are read as IEEE-754 doubles (WJ_ERR_RANGE
+ * when one rounds to infinity). */
 WJ_API wj_code wj_canonical_json(const char *json, size_t len,
                                  const wj_alloc *alloc, char **out,
                                  size_t *out_len, wj_error *err);
@@ -348,9 +348,9 @@ WJ_API wj_code wj_rendering_text(wj_rendering kind, const char *json,
                                  char **out, size_t *out_len, wj_error *err);
 
 typedef enum wj_digest_kind {
-    WJ_DIGEST_DATA,     /* wj_data_digest */
-    WJ_DIGEST_MESSAGE,  /* wj_message_digest */
-    WJ_DIGEST_MESSAGES  /* wj_messages_digest */
+    WJ_DIGEST_DATA,    /* wj_data_digest */
+    WJ_DIGEST_MESSAGE, /* wj_message_digest */
+    WJ_DIGEST_MESSAGES /* wj_messages_digest */
 } wj_digest_kind;
 
 WJ_API wj_code wj_digest_hex(wj_digest_kind kind, const char *json, size_t len,
@@ -377,6 +377,26 @@ typedef struct wj_writer wj_writer;
 
 /* A new, empty writer in *out (WJ_ERR_NOMEM: *out is NULL). */
 WJ_API wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
+
+/*
+ * A new writer whose text is the canonical rendering (docs/contract.md §5)
+ * of what it is given, so that no function has to parse it again: strings
+ * get RFC 8785's escapes; every number is written as ECMAScript writes its
+ * double (wj_writer_number's lexemes and wj_writer_int64's integers beyond
+ * 2^53 too; WJ_ERR_RANGE when one rounds to infinity); the member names of
+ * each object must come in canonical order, each once (wj_name_compare;
+ * WJ_ERR_ARGUMENT otherwise); wj_writer_raw is WJ_ERR_ARGUMENT.  Its
+ * wj_writer_digest is wj_data_digest of the value.
+ */
+WJ_API wj_code wj_writer_new_canonical(const wj_alloc *alloc, wj_writer **out);
+
+/*
+ * Compares two member names (UTF-8, or WTF-8 as the writer takes them) in
+ * the canonical order, by their UTF-16 code units: < 0, 0 or > 0 as a sorts
+ * before, with or after b.  Bytes that are not WTF-8 compare by bytes.
+ */
+WJ_API int wj_name_compare(const char *a, size_t a_len, const char *b,
+                           size_t b_len);
 
 /* Releases w and its text; NULL is a no-op. */
 WJ_API void wj_writer_free(wj_writer *w);
@@ -417,6 +437,11 @@ WJ_API wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len);
  */
 WJ_API const char *wj_writer_text(const wj_writer *w, size_t *len,
                                   wj_error *err);
+
+/* SHA-256 of wj_writer_text, as 64 hex characters and a NUL; the failure
+ * when there is one, as wj_writer_text says it. */
+WJ_API wj_code wj_writer_digest(const wj_writer *w,
+                                char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
 #ifdef __cplusplus
 }

@@ -327,14 +327,20 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at);
 size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
                                   size_t at);
 
+/* wj_write_text and wj_buf_put_text flags: text may hold encoded
+ * surrogates (ED A0 80 .. ED BF BF, "WTF-8"), written as \udxxx escapes
+ * (a high and a low one in a row as the character they pair to); the
+ * canonical rendering's escapes instead of the wire rendering's. */
+#define WJ_QUOTE_WTF8 0x01
+#define WJ_QUOTE_CANONICAL 0x02
+
 /*
- * Appends raw text (UTF-8 bytes, not JSON; with surrogates also their
- * 3-byte forms, written as \udxxx) as a string literal with the wire
- * rendering's escapes, checking it as it goes.  Returns 0; 1 when text is
- * not valid UTF-8 (buf as it was); -1 when out of memory.
+ * Appends raw text (UTF-8 bytes, not JSON) as a string literal with the wire
+ * rendering's escapes, or the canonical one's with WJ_QUOTE_CANONICAL,
+ * checking it as it goes.  Returns 0; 1 when text is not valid UTF-8 (buf
+ * as it was); -1 when out of memory.
  */
-int wj_write_wire_text(wj_buf *buf, const char *text, size_t len,
-                       int surrogates);
+int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags);
 
 /* The bytes a number's lexeme is made of (parse.c). */
 extern const unsigned char wj_number_byte[256];
@@ -350,13 +356,10 @@ static inline size_t wj_number_end(const char *s, size_t len, size_t at)
 /* Offset one past the valid string literal that opens at s[at]. */
 size_t wj_string_end(const char *s, size_t len, size_t at);
 
-/* wj_buf_put_text flag: text may hold encoded surrogates (ED A0 80 ..
- * ED BF BF, "WTF-8"), written as \udxxx escapes. */
-#define WJ_QUOTE_WTF8 0x01
-
 /*
  * Appends text (raw UTF-8 bytes, not JSON) as a string literal with the wire
- * rendering's escapes, the combining-mark rule included (quote.c).
+ * rendering's escapes, the combining-mark rule included, or the canonical
+ * rendering's (flags, as wj_write_text's; quote.c).
  * WJ_ERR_ARGUMENT with the reason `invalid` when text is not valid UTF-8.
  */
 wj_code wj_buf_put_text(wj_buf *buf, const char *text, size_t len,

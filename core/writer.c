@@ -10,8 +10,14 @@
  * buffer, so nesting costs no recursion and has no limit here (the text is
  * checked when a function parses it).  The first failure is kept and every
  * later call returns it.
+ *
+ * A canonical writer (wj_writer_new_canonical) writes RFC 8785's text as it
+ * goes: the canonical escapes, numbers as their doubles, and it checks each
+ * object's names against the one before, kept raw in a third buffer (one
+ * region per open object, where `marks` says it starts).
  */
 #include "wj_internal.h"
+#include "number.h"
 
 /* What the innermost open container expects next. */
 enum {
@@ -28,6 +34,9 @@ struct wj_writer {
     wj_buf out;            /* the text; room for its NUL once it has bytes */
     wj_buf stack;          /* one state byte per open container */
     int root_done;         /* a top-level value has been begun */
+    int canonical;         /* wj_writer_new_canonical's */
+    wj_buf last;           /* canonical: the last name of each open object */
+    wj_buf marks;          /* canonical: where each one's starts in last */
     wj_error err;          /* the sticky failure (code WJ_OK while none) */
 };
 
@@ -44,9 +53,19 @@ wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out)
     }
     w->out.alloc = w->alloc;
     w->stack.alloc = w->alloc;
+    w->last.alloc = w->alloc;
+    w->marks.alloc = w->alloc;
     wj_error_clear(&w->err);
     *out = w;
     return WJ_OK;
+}
+
+wj_code wj_writer_new_canonical(const wj_alloc *alloc, wj_writer **out)
+{
+    wj_code rc = wj_writer_new(alloc, out);
+    if (rc == WJ_OK)
+        (*out)->canonical = 1;
+    return rc;
 }
 
 void wj_writer_free(wj_writer *w)
@@ -59,6 +78,8 @@ void wj_writer_free(wj_writer *w)
     alloc = w->alloc ? &copy : NULL;
     wj_free(alloc, w->out.ptr);
     wj_free(alloc, w->stack.ptr);
+    wj_free(alloc, w->last.ptr);
+    wj_free(alloc, w->marks.ptr);
     wj_free(alloc, w);
 }
 
@@ -66,6 +87,8 @@ void wj_writer_reset(wj_writer *w)
 {
     w->out.len = 0;
     w->stack.len = 0;
+    w->last.len = 0;
+    w->marks.len = 0;
     w->root_done = 0;
     wj_error_clear(&w->err);
 }
@@ -130,6 +153,12 @@ static wj_code begin(wj_writer *w, int state, char bracket)
     if (wj_buf_reserve(&w->stack, 1) != 0)
         return nomem(w);
     wj_buf_put(&w->stack, &s, 1);
+    if (w->canonical && state == OBJECT_FIRST) {
+        size_t mark = w->last.len;
+        if (wj_buf_reserve(&w->marks, sizeof mark) != 0)
+            return nomem(w);
+        wj_buf_put(&w->marks, (const char *)&mark, sizeof mark);
+    }
     return put(w, &bracket, 1);
 }
 
@@ -146,6 +175,10 @@ static wj_code end(wj_writer *w, int is_object)
         return fail(w, WJ_ERR_ARGUMENT,
                     is_object ? "no object to end" : "no array to end");
     w->stack.len--;
+    if (w->canonical && is_object) {
+        w->marks.len -= sizeof(size_t);
+        memcpy(&w->last.len, w->marks.ptr + w->marks.len, sizeof(size_t));
+    }
     return put(w, is_object ? "}" : "]", 1);
 }
 
@@ -173,12 +206,32 @@ wj_code wj_writer_end_object(wj_writer *w)
 static wj_code put_text(wj_writer *w, const char *utf8, size_t len,
                         const char *invalid)
 {
-    wj_code rc =
-        wj_buf_put_text(&w->out, utf8, len, WJ_QUOTE_WTF8, invalid, &w->err);
+    unsigned flags = WJ_QUOTE_WTF8 | (w->canonical ? WJ_QUOTE_CANONICAL : 0);
+    wj_code rc = wj_buf_put_text(&w->out, utf8, len, flags, invalid, &w->err);
     if (rc != WJ_OK)
         return rc;
     if (wj_buf_reserve(&w->out, 1) != 0)
         return nomem(w);
+    return WJ_OK;
+}
+
+/* Canonical: the valid name just written must sort after the one before
+ * it in its object (docs/contract.md §5), and becomes that one. */
+static wj_code follow_last_name(wj_writer *w, const char *utf8, size_t len)
+{
+    size_t mark;
+    memcpy(&mark, w->marks.ptr + w->marks.len - sizeof mark, sizeof mark);
+    if (w->last.len > mark) {
+        wj_span before = {w->last.ptr + mark, w->last.len - mark};
+        wj_span name = {utf8, len};
+        if (wj_compare_utf16(before, name) >= 0)
+            return fail(w, WJ_ERR_ARGUMENT,
+                        "member names out of canonical order, or repeated");
+    }
+    w->last.len = mark;
+    if (wj_buf_reserve(&w->last, len) != 0)
+        return nomem(w);
+    wj_buf_put(&w->last, utf8, len);
     return WJ_OK;
 }
 
@@ -198,6 +251,8 @@ wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len)
         return rc;
     set_top(w, OBJECT_VALUE);
     rc = put_text(w, utf8, len, "a member name is not valid UTF-8");
+    if (rc == WJ_OK && w->canonical)
+        rc = follow_last_name(w, utf8, len);
     return rc == WJ_OK ? put(w, ":", 1) : rc;
 }
 
@@ -208,29 +263,61 @@ wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len)
                        : rc;
 }
 
-wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len)
+/* A lexeme written as given. */
+static wj_code put_lexeme(wj_writer *w, const char *lexeme, size_t len)
 {
     wj_code rc = before_value(w);
     return rc == WJ_OK ? put(w, lexeme, len) : rc;
 }
 
+/* Canonical: a number lexeme as its double.  It must be one JSON number. */
+static wj_code put_canonical_number(wj_writer *w, const char *lexeme,
+                                    size_t len)
+{
+    char text[WJ_NUMBER_MAX_CHARS];
+    wj_error e;
+    if (wj_validate(lexeme, len, w->alloc, &e) != WJ_OK ||
+        (lexeme[0] != '-' && (lexeme[0] < '0' || lexeme[0] > '9')) ||
+        wj_number_end(lexeme, len, 0) != len)
+        return fail(w, WJ_ERR_ARGUMENT, "not a JSON number");
+    len = wj_number_canonical(lexeme, len, text);
+    if (!len)
+        return fail(w, WJ_ERR_RANGE, "rounds to infinity");
+    return put_lexeme(w, text, len);
+}
+
+wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len)
+{
+    if (w->canonical && w->err.code == WJ_OK)
+        return put_canonical_number(w, lexeme, len);
+    return put_lexeme(w, lexeme, len);
+}
+
 wj_code wj_writer_raw(wj_writer *w, const char *json, size_t len)
 {
-    return wj_writer_number(w, json, len);
+    if (w->canonical && w->err.code == WJ_OK)
+        return fail(w, WJ_ERR_ARGUMENT, "a fragment in a canonical writer");
+    return put_lexeme(w, json, len);
 }
+
+/* Integers beyond this magnitude are not all doubles: the canonical form
+ * writes the double they round to. */
+#define EXACT_INTEGER_LIMIT 9007199254740992u /* 2^53 */
 
 wj_code wj_writer_int64(wj_writer *w, int64_t value)
 {
     char digits[24], *p = digits + sizeof digits;
     /* the magnitude as unsigned, so INT64_MIN needs no special case */
     uint64_t m = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    if (w->canonical && m > EXACT_INTEGER_LIMIT)
+        return wj_writer_double(w, (double)value);
     do {
         *--p = (char)('0' + m % 10);
         m /= 10;
     } while (m);
     if (value < 0)
         *--p = '-';
-    return wj_writer_number(w, p, (size_t)(digits + sizeof digits - p));
+    return put_lexeme(w, p, (size_t)(digits + sizeof digits - p));
 }
 
 wj_code wj_writer_double(wj_writer *w, double value)
@@ -242,18 +329,17 @@ wj_code wj_writer_double(wj_writer *w, double value)
         return w->err.code;
     if (wj_number_from_double(value, text, &len, &e) != WJ_OK)
         return fail(w, e.code, e.msg);
-    return wj_writer_number(w, text, len);
+    return put_lexeme(w, text, len);
 }
 
 wj_code wj_writer_bool(wj_writer *w, int value)
 {
-    return value ? wj_writer_number(w, "true", 4)
-                 : wj_writer_number(w, "false", 5);
+    return value ? put_lexeme(w, "true", 4) : put_lexeme(w, "false", 5);
 }
 
 wj_code wj_writer_null(wj_writer *w)
 {
-    return wj_writer_number(w, "null", 4);
+    return put_lexeme(w, "null", 4);
 }
 
 const char *wj_writer_text(const wj_writer *w, size_t *len, wj_error *err)
@@ -272,4 +358,15 @@ const char *wj_writer_text(const wj_writer *w, size_t *len, wj_error *err)
         return "";
     w->out.ptr[w->out.len] = '\0'; /* every write kept room for it */
     return w->out.ptr;
+}
+
+wj_code wj_writer_digest(const wj_writer *w, char hex[WJ_DIGEST_HEX_SIZE],
+                         wj_error *err)
+{
+    size_t len;
+    const char *text = wj_writer_text(w, &len, err);
+    if (!text)
+        return err ? err->code : w->err.code;
+    wj_sha256_hex(text, len, hex);
+    return WJ_OK;
 }

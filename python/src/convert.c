@@ -36,31 +36,35 @@ const wj_alloc wjpy_alloc = {raw_malloc, raw_realloc, raw_free, NULL};
 /* A writer whose text grew beyond this is freed rather than kept spare. */
 #define SPARE_WRITER_MAX ((size_t)1 << 20)
 
-wj_writer *wjpy_writer_take(wjpy_state *st)
+wj_writer *wjpy_writer_take(wjpy_state *st, int canonical)
 {
-    wj_writer *w = st->spare;
+    wj_writer **slot = canonical ? &st->spare_canonical : &st->spare;
+    wj_writer *w = *slot;
+    wj_code rc;
     if (w) {
-        st->spare = NULL;
+        *slot = NULL;
         return w;
     }
-    if (wj_writer_new(&wjpy_alloc, &w) != WJ_OK) {
+    rc = canonical ? wj_writer_new_canonical(&wjpy_alloc, &w)
+                   : wj_writer_new(&wjpy_alloc, &w);
+    if (rc != WJ_OK) {
         PyErr_NoMemory();
         return NULL;
     }
     return w;
 }
 
-void wjpy_writer_give(wjpy_state *st, wj_writer *w)
+void wjpy_writer_give(wjpy_state *st, wj_writer *w, int canonical)
 {
+    wj_writer **slot = canonical ? &st->spare_canonical : &st->spare;
     size_t len = 0;
     wj_error err = WJ_ERROR_INIT;
 
     if (!w)
         return;
-    if (!st->spare && wj_writer_text(w, &len, &err) &&
-        len <= SPARE_WRITER_MAX) {
+    if (!*slot && wj_writer_text(w, &len, &err) && len <= SPARE_WRITER_MAX) {
         wj_writer_reset(w);
-        st->spare = w;
+        *slot = w;
         return;
     }
     wj_writer_free(w);
@@ -86,6 +90,24 @@ static int str_text(PyObject *obj, wjpy_text *out)
     out->ptr = p;
     out->len = (size_t)n;
     return 0;
+}
+
+int wjpy_is_value(wjpy_state *st, PyObject *obj)
+{
+    return !PyUnicode_Check(obj) && !PyBytes_Check(obj) &&
+           !Py_IS_TYPE(obj, st->fragment_type) && !PyObject_CheckBuffer(obj);
+}
+
+wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
+                                 PyObject *obj)
+{
+    wj_writer *w = wjpy_writer_take(st, 1);
+    if (w && wjpy_walk(st, func, NULL, obj, w, 1) == 0 &&
+        wj_writer_text(w, NULL, NULL))
+        return w;
+    PyErr_Clear();
+    wjpy_writer_give(st, w, 1);
+    return NULL;
 }
 
 int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
@@ -114,10 +136,10 @@ int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
         out->len = (size_t)out->view.len;
         return 0;
     }
-    out->writer = wjpy_writer_take(st);
+    out->writer = wjpy_writer_take(st, 0);
     if (!out->writer)
         return -1;
-    if (wjpy_walk(st, func, argument, obj, out->writer) < 0)
+    if (wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
         return -1;
     out->ptr = wj_writer_text(out->writer, &len, &err);
     if (!out->ptr) {
@@ -134,7 +156,7 @@ void wjpy_text_release(wjpy_state *st, wjpy_text *text)
     if (text->has_view)
         PyBuffer_Release(&text->view);
     Py_CLEAR(text->owned);
-    wjpy_writer_give(st, text->writer);
+    wjpy_writer_give(st, text->writer, 0);
     memset(text, 0, sizeof *text);
 }
 

@@ -39,7 +39,10 @@ static int arity(const char *func, Py_ssize_t nargs, Py_ssize_t min,
 
 /* ------------------------------------------------------------ renderings */
 
-/* Renders args[0] as kind, the rest of the arguments as names. */
+/* Renders args[0] as kind, the rest of the arguments as names.  The
+ * canonical rendering of a Python value comes straight from a canonical
+ * writer (convert.c), with the text route as its fallback; so does
+ * data_digest's, below. */
 static PyObject *render(PyObject *module, const char *func,
                         PyObject *const *args, Py_ssize_t nargs,
                         wj_rendering kind)
@@ -52,6 +55,16 @@ static PyObject *render(PyObject *module, const char *func,
     size_t out_len = 0;
     wj_code rc;
 
+    if (kind == WJ_RENDERING_CANONICAL && wjpy_is_value(st, args[0])) {
+        wj_writer *w = wjpy_canonical_writer(st, func, args[0]);
+        if (w) {
+            const char *canonical = wj_writer_text(w, &out_len, NULL);
+            PyObject *s =
+                PyUnicode_DecodeUTF8(canonical, (Py_ssize_t)out_len, NULL);
+            wjpy_writer_give(st, w, 1);
+            return s;
+        }
+    }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
         wjpy_names_from(func, args + 1, nargs - 1, &names) < 0) {
@@ -143,6 +156,14 @@ static PyObject *digest(PyObject *module, const char *func,
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_code rc;
 
+    if (kind == WJ_DIGEST_DATA && wjpy_is_value(st, args[0])) {
+        wj_writer *w = wjpy_canonical_writer(st, func, args[0]);
+        if (w) {
+            wj_writer_digest(w, hex, NULL);
+            wjpy_writer_give(st, w, 1);
+            return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
+        }
+    }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
         wjpy_names_from(func, args + 1, nargs - 1, &names) < 0) {
@@ -300,8 +321,8 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
         (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
         return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
-    out->writer = wjpy_writer_take(st);
-    if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer) < 0)
+    out->writer = wjpy_writer_take(st, 0);
+    if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
         return -1;
     out->ptr = wj_writer_text(out->writer, &len, &err);
     if (!out->ptr) {
@@ -606,6 +627,8 @@ static void module_free(void *m)
     module_clear((PyObject *)m);
     wj_writer_free(st->spare);
     st->spare = NULL;
+    wj_writer_free(st->spare_canonical);
+    st->spare_canonical = NULL;
 }
 
 static PyModuleDef_Slot module_slots[] = {

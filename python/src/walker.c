@@ -151,6 +151,7 @@ typedef struct walk {
     wjpy_state *st;
     const char *func, *argument;
     wj_writer *w;
+    int canonical; /* dict items in the canonical order of their keys */
 } walk;
 
 /* Raises the writer's error (sticky: the text tells why). */
@@ -319,12 +320,74 @@ static int write_long(const walk *k, PyObject *obj)
     return rc == WJ_OK ? 0 : writer_failed(k, rc);
 }
 
+/* A dict item with its key's UTF-8, for writing in canonical order. */
+typedef struct sorted_item {
+    PyObject *key, *value; /* strong references */
+    const char *utf8;      /* the key's UTF-8, in the str or in tmp */
+    Py_ssize_t len;
+    PyObject *tmp;
+} sorted_item;
+
 /* A container being written. */
 typedef struct frame {
     PyObject *obj;  /* strong reference */
-    Py_ssize_t pos; /* next item (list, tuple) or PyDict_Next position */
+    Py_ssize_t pos; /* next item (list, tuple, items) or PyDict_Next position */
     int is_dict;
+    sorted_item
+        *items; /* canonical walks: the dict's items, sorted; else NULL */
+    Py_ssize_t n_items;
 } frame;
+
+static void free_items(sorted_item *items, Py_ssize_t n)
+{
+    Py_ssize_t j;
+    for (j = 0; j < n; j++) {
+        Py_DECREF(items[j].key);
+        Py_DECREF(items[j].value);
+        Py_XDECREF(items[j].tmp);
+    }
+    PyMem_Free(items);
+}
+
+static int compare_items(const void *a, const void *b)
+{
+    const sorted_item *x = a, *y = b;
+    return wj_name_compare(x->utf8, (size_t)x->len, y->utf8, (size_t)y->len);
+}
+
+/* The items of dict d sorted by wj_name_compare of their keys, in
+ * f->items.  Returns 0, or -1 with an exception set. */
+static int sort_items(const walk *k, PyObject *d, frame *f)
+{
+    Py_ssize_t pos = 0, n = 0;
+    PyObject *key, *value;
+    sorted_item *items =
+        PyMem_Malloc((size_t)(PyDict_GET_SIZE(d) + 1) * sizeof *items);
+
+    if (!items) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    while (PyDict_Next(d, &pos, &key, &value)) {
+        sorted_item *it = &items[n];
+        if (!PyUnicode_Check(key)) {
+            free_items(items, n);
+            return type_error(k, key, 1);
+        }
+        it->utf8 = wjpy_utf8(key, &it->len, &it->tmp);
+        if (!it->utf8) {
+            free_items(items, n);
+            return -1;
+        }
+        it->key = Py_NewRef(key);
+        it->value = Py_NewRef(value);
+        n++;
+    }
+    qsort(items, (size_t)n, sizeof *items, compare_items);
+    f->items = items;
+    f->n_items = n;
+    return 0;
+}
 
 typedef struct stack {
     frame *v;
@@ -390,11 +453,23 @@ static int put_value(const walk *k, stack *s, PyObject *obj)
         s->v[s->n].obj = Py_NewRef(obj);
         s->v[s->n].pos = 0;
         s->v[s->n].is_dict = is_dict;
+        s->v[s->n].items = NULL;
+        s->v[s->n].n_items = 0;
         s->n++;
+        if (is_dict && k->canonical)
+            return sort_items(k, obj, &s->v[s->n - 1]);
         return 0;
     } else
         return type_error(k, obj, 0);
     return rc == WJ_OK ? 0 : writer_failed(k, rc);
+}
+
+static void pop(stack *s)
+{
+    frame *f = &s->v[--s->n];
+    Py_DECREF(f->obj);
+    if (f->items)
+        free_items(f->items, f->n_items);
 }
 
 /* Writes the next member or element of the top container, or closes it.
@@ -406,7 +481,16 @@ static int step(const walk *k, stack *s)
     wj_code rc;
     int r;
 
-    if (f->is_dict) {
+    if (f->items || (f->is_dict && k->canonical)) {
+        if (f->pos < f->n_items) {
+            sorted_item *it = &f->items[f->pos++];
+            rc = wj_writer_name(k->w, it->utf8, (size_t)it->len);
+            if (rc != WJ_OK)
+                return writer_failed(k, rc);
+            return put_value(k, s, it->value);
+        }
+        rc = wj_writer_end_object(k->w);
+    } else if (f->is_dict) {
         PyObject *key, *value;
         if (PyDict_Next(f->obj, &f->pos, &key, &value)) {
             if (!PyUnicode_Check(key))
@@ -435,15 +519,14 @@ static int step(const walk *k, stack *s)
         }
         rc = wj_writer_end_array(k->w);
     }
-    s->n--;
-    Py_DECREF(s->v[s->n].obj);
+    pop(s);
     return rc == WJ_OK ? 0 : writer_failed(k, rc);
 }
 
 int wjpy_walk(wjpy_state *st, const char *func, const char *argument,
-              PyObject *obj, wj_writer *w)
+              PyObject *obj, wj_writer *w, int canonical)
 {
-    walk k = {st, func, argument, w};
+    walk k = {st, func, argument, w, canonical};
     stack s;
     int r;
 
@@ -453,10 +536,8 @@ int wjpy_walk(wjpy_state *st, const char *func, const char *argument,
     r = put_value(&k, &s, obj);
     while (r == 0 && s.n > 0)
         r = step(&k, &s);
-    while (s.n > 0) {
-        s.n--;
-        Py_DECREF(s.v[s.n].obj);
-    }
+    while (s.n > 0)
+        pop(&s);
     if (s.v != s.small)
         PyMem_Free(s.v);
     return r;

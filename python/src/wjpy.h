@@ -25,8 +25,9 @@ typedef struct wjpy_state {
     PyTypeObject *fragment_type;     /* wirejson.Fragment */
     PyTypeObject *conversation_type; /* wirejson.Conversation */
     PyObject *json_loads;            /* json.loads, imported on first use */
-    wj_writer *spare;      /* one idle writer, taken and given under the GIL */
-    const char *depth_msg; /* the core's reason for nesting too deep */
+    wj_writer *spare; /* one idle writer, taken and given under the GIL */
+    wj_writer *spare_canonical; /* one idle canonical writer, likewise */
+    const char *depth_msg;      /* the core's reason for nesting too deep */
 } wjpy_state;
 
 /* The module definition, for PyType_GetModuleByDef. */
@@ -85,18 +86,31 @@ int wjpy_name_from(const char *func, PyObject *obj, wj_name *out,
  * way; NULL gives None. */
 PyObject *wjpy_result_text(char *out, size_t len);
 
-/* A writer from the spare slot or a new one; given back afterwards. */
-wj_writer *wjpy_writer_take(wjpy_state *st);
-void wjpy_writer_give(wjpy_state *st, wj_writer *w);
+/* A writer (canonical: wj_writer_new_canonical's) from the spare slot or a
+ * new one; given back afterwards, to the slot of its kind. */
+wj_writer *wjpy_writer_take(wjpy_state *st, int canonical);
+void wjpy_writer_give(wjpy_state *st, wj_writer *w, int canonical);
+
+/* True when obj is a Python value to walk rather than JSON text. */
+int wjpy_is_value(wjpy_state *st, PyObject *obj);
+
+/* The Python value obj written by a canonical writer, which the caller
+ * gives back (canonical) when done; NULL, no exception set, when obj needs
+ * the text route instead (a Fragment in it, or an error, which the text
+ * route then reports in its own words). */
+wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
+                                 PyObject *obj);
 
 /* -------------------------------------------------------------- walker.c */
 
 /* Writes the Python value obj into w.  Returns 0, or -1 with an exception
  * set: TypeError for a type that is no JSON value or a dict key that is not
  * a str, wirejson.Error for a float that is not finite or nesting deeper
- * than WJ_MAX_DEPTH (which is also how a cycle ends), MemoryError. */
+ * than WJ_MAX_DEPTH (which is also how a cycle ends), MemoryError.  With
+ * canonical, each dict's items are written in the canonical order of their
+ * keys (wj_name_compare), as a canonical writer needs them. */
 int wjpy_walk(wjpy_state *st, const char *func, const char *argument,
-              PyObject *obj, wj_writer *w);
+              PyObject *obj, wj_writer *w, int canonical);
 
 /* The UTF-8 of a str for the writer, lone surrogates as WTF-8
  * (surrogatepass).  *tmp receives a bytes object to release, or NULL.

@@ -493,6 +493,87 @@ static void test_alloc_fail(void)
     free(big);
 }
 
+/* A canonical writer (docs/contract.md §5): RFC 8785's escapes, numbers as
+ * their doubles, names in UTF-16 order; expected bytes by hand, the digest
+ * by Python's hashlib over them. */
+static void test_canonical(void)
+{
+    wj_writer *w = NULL;
+    char hex[WJ_DIGEST_HEX_SIZE];
+    wj_error err = WJ_ERROR_INIT;
+
+    CHECK(wj_writer_new_canonical(&heap, &w) == WJ_OK);
+    CHECK(wj_writer_begin_object(w) == WJ_OK);
+    CHECK(put_name(w, "a") == WJ_OK);
+    CHECK(wj_writer_begin_array(w) == WJ_OK);
+    CHECK(wj_writer_number(w, "1.50", 4) == WJ_OK);
+    CHECK(wj_writer_number(w, "-0", 2) == WJ_OK);
+    CHECK(wj_writer_number(w, "1E21", 4) == WJ_OK);
+    CHECK(wj_writer_int64(w, 9007199254740993) == WJ_OK); /* 2^53 + 1 */
+    CHECK(wj_writer_int64(w, -9007199254740992) == WJ_OK);
+    CHECK(wj_writer_double(w, 1e-7) == WJ_OK);
+    CHECK(put_string(w, "\b\f\x01\n\xcc\x81") == WJ_OK);
+    CHECK(wj_writer_string(w, "\xed\xa0\xbd\xed\xb8\x80", 6) == WJ_OK);
+    CHECK(wj_writer_end_array(w) == WJ_OK);
+    CHECK(put_name(w, "\xf0\x9f\x98\x80") == WJ_OK); /* U+1F600: D83D */
+    CHECK(wj_writer_null(w) == WJ_OK);
+    CHECK(put_name(w, "\xee\x80\x80") == WJ_OK); /* U+E000 after it */
+    CHECK(wj_writer_bool(w, 1) == WJ_OK);
+    CHECK(wj_writer_end_object(w) == WJ_OK);
+    CHECK_TEXT(w, "{\"a\":[1.5,0,1e+21,9007199254740992,-9007199254740992,"
+                  "1e-7,\"\\b\\f\\u0001\\n\xcc\x81\",\"\xf0\x9f\x98\x80\"],"
+                  "\"\xf0\x9f\x98\x80\":null,\"\xee\x80\x80\":true}");
+    CHECK(wj_writer_digest(w, hex, &err) == WJ_OK);
+    CHECK_BYTES(
+        hex, strlen(hex),
+        "62f002e09487d226d8e0ca4c7c973dc10e76538237ff299b1388bd31a14cec77");
+
+    /* names out of order or repeated, at any depth; an inner object has
+     * its own order */
+    wj_writer_reset(w);
+    CHECK(wj_writer_begin_object(w) == WJ_OK);
+    CHECK(put_name(w, "b") == WJ_OK);
+    CHECK(wj_writer_begin_object(w) == WJ_OK);
+    CHECK(put_name(w, "z") == WJ_OK && wj_writer_null(w) == WJ_OK);
+    CHECK(wj_writer_end_object(w) == WJ_OK);
+    CHECK(put_name(w, "c") == WJ_OK && wj_writer_null(w) == WJ_OK);
+    CHECK(put_name(w, "c") == WJ_ERR_ARGUMENT);
+    check_failed(w, WJ_ERR_ARGUMENT,
+                 "member names out of canonical order, or repeated");
+    wj_writer_reset(w);
+    CHECK(wj_writer_begin_object(w) == WJ_OK);
+    CHECK(put_name(w, "\xee\x80\x80") == WJ_OK && wj_writer_null(w) == WJ_OK);
+    CHECK(put_name(w, "\xf0\x9f\x98\x80") == WJ_ERR_ARGUMENT);
+
+    /* numbers it cannot write, and fragments */
+    wj_writer_reset(w);
+    CHECK(wj_writer_number(w, "1e400", 5) == WJ_ERR_RANGE);
+    check_failed(w, WJ_ERR_RANGE, "rounds to infinity");
+    wj_writer_reset(w);
+    CHECK(wj_writer_number(w, "1 ", 2) == WJ_ERR_ARGUMENT);
+    wj_writer_reset(w);
+    CHECK(wj_writer_number(w, "true", 4) == WJ_ERR_ARGUMENT);
+    check_failed(w, WJ_ERR_ARGUMENT, "not a JSON number");
+    wj_writer_reset(w);
+    CHECK(wj_writer_raw(w, "[1]", 3) == WJ_ERR_ARGUMENT);
+    check_failed(w, WJ_ERR_ARGUMENT, "a fragment in a canonical writer");
+    CHECK(wj_writer_digest(w, hex, &err) == WJ_ERR_ARGUMENT);
+    wj_writer_free(w);
+}
+
+/* wj_name_compare: UTF-16 code units; bytes that are not WTF-8 by bytes. */
+static void test_name_compare(void)
+{
+    CHECK(wj_name_compare("a", 1, "b", 1) < 0);
+    CHECK(wj_name_compare("ab", 2, "a", 1) > 0);
+    CHECK(wj_name_compare("", 0, "", 0) == 0);
+    CHECK(wj_name_compare("\xee\x80\x80", 3, "\xf0\x9f\x98\x80", 4) > 0);
+    CHECK(wj_name_compare("\xed\xa0\xbd", 3, "\xf0\x9f\x98\x80", 4) < 0);
+    CHECK(wj_name_compare("\xed\xa0\xbd\xed\xb8\x80", 6, "\xf0\x9f\x98\x80",
+                          4) == 0);
+    CHECK(wj_name_compare("\xff", 1, "\xf0", 1) > 0);
+}
+
 int main(void)
 {
     test_every_call();
@@ -503,6 +584,8 @@ int main(void)
     test_round_trip();
     test_reset_keeps_memory();
     test_alloc_fail();
+    test_canonical();
+    test_name_compare();
     CHECK(heap_live == 0);
     return check_report("test_writer");
 }
