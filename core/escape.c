@@ -405,6 +405,22 @@ static uint32_t next_text_char(const unsigned char *s, size_t avail,
     return 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
 }
 
+/* Writes code point cp of raw text, which is not plain ASCII, by the
+ * escape rules; returns whether an escape that a combining mark after it
+ * must follow (wire) was the last thing written. */
+static int put_text_char(wj_buf *buf, uint32_t cp, int canonical,
+                         int after_escape)
+{
+    if (put_mandatory_escape(buf, cp, canonical))
+        return !canonical;
+    if (after_escape && is_combining(cp)) {
+        put_cp_escape(buf, cp);
+        return 1;
+    }
+    buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+    return 0;
+}
+
 int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
 {
     const unsigned char *s = (const unsigned char *)text;
@@ -427,8 +443,7 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
                 continue;
         }
         if (s[i] < 0x80) { /* '"', '\\' or a control character */
-            put_mandatory_escape(buf, s[i++], canonical);
-            after_escape = !canonical;
+            after_escape = put_text_char(buf, s[i++], canonical, after_escape);
             continue;
         }
         cp = next_text_char(s + i, len - i, surrogates, &n);
@@ -436,15 +451,168 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
             buf->len = mark;
             return 1;
         }
-        if (put_mandatory_escape(buf, cp, canonical)) {
-            after_escape = !canonical;
-        } else if (after_escape && is_combining(cp)) {
-            put_cp_escape(buf, cp);
-        } else {
-            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
-            after_escape = 0;
-        }
+        after_escape = put_text_char(buf, cp, canonical, after_escape);
         i += n;
+    }
+    return put_quote(buf);
+}
+
+/* Code units: a supplementary character escaped as a pair is 12 bytes. */
+#define UNIT_GROWTH 12
+
+static inline uint32_t unit_at(const void *units, size_t i, int width)
+{
+    switch (width) {
+    case 1: return ((const uint8_t *)units)[i];
+    case 2: return ((const uint16_t *)units)[i];
+    default: return ((const uint32_t *)units)[i];
+    }
+}
+
+#if defined(__SSE2__)
+/* Which of the eight UTF-16 units in v are not plain text. */
+static inline unsigned not_plain_units16(__m128i v)
+{
+    __m128i bad =
+        _mm_or_si128(_mm_or_si128(_mm_cmplt_epi16(v, _mm_set1_epi16(' ')),
+                                  _mm_cmpgt_epi16(v, _mm_set1_epi16(0x7F))),
+                     _mm_or_si128(_mm_cmpeq_epi16(v, _mm_set1_epi16('"')),
+                                  _mm_cmpeq_epi16(v, _mm_set1_epi16('\\'))));
+    return (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
+#if WJ_HAVE_AVX2_PATH
+/* copy_plain_units for UTF-16 and code points, 16 units at a time, for
+ * processors that have AVX2. */
+__attribute__((target("avx2"))) static size_t
+copy_plain_units_avx2(wj_buf *buf, const void *units, size_t i, size_t limit,
+                      int width)
+{
+    const __m256i space = _mm256_set1_epi16(' ');
+    const __m256i del = _mm256_set1_epi16(0x7F);
+    const __m256i quote = _mm256_set1_epi16('"');
+    const __m256i backslash = _mm256_set1_epi16('\\');
+    while (limit - i >= 16 && buf->cap - buf->len >= 32) {
+        __m256i v, bad;
+        unsigned mask;
+        if (width == 2) {
+            v = _mm256_loadu_si256(
+                (const __m256i *)(const void *)((const uint16_t *)units + i));
+        } else {
+            const uint32_t *p = (const uint32_t *)units + i;
+            __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+            __m256i b =
+                _mm256_loadu_si256((const __m256i *)(const void *)(p + 8));
+            /* packs works within 128-bit lanes: put the quarters in order */
+            v = _mm256_permute4x64_epi64(_mm256_packs_epi32(a, b), 0xD8);
+        }
+        bad =
+            _mm256_or_si256(_mm256_or_si256(_mm256_cmpgt_epi16(space, v),
+                                            _mm256_cmpgt_epi16(v, del)),
+                            _mm256_or_si256(_mm256_cmpeq_epi16(v, quote),
+                                            _mm256_cmpeq_epi16(v, backslash)));
+        mask = (unsigned)_mm256_movemask_epi8(bad);
+        _mm_storeu_si128((__m128i *)(void *)(buf->ptr + buf->len),
+                         _mm256_castsi256_si128(_mm256_permute4x64_epi64(
+                             _mm256_packus_epi16(v, v), 0x08)));
+        if (mask) {
+            size_t k = (size_t)__builtin_ctz(mask) / 2;
+            buf->len += k;
+            return i + k;
+        }
+        buf->len += 16;
+        i += 16;
+    }
+    return i;
+}
+#endif
+
+/* Copies the plain units from units[i] on (before limit) as bytes and
+ * returns the index of the first other one: Latin-1 as text is, 16 bytes
+ * at a time; UTF-16 and code points 16 (AVX2) or eight units at a time,
+ * narrowed. */
+static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
+                               size_t limit, int width)
+{
+    if (width == 1)
+        return copy_plain_text(buf, units, i, limit);
+#if WJ_HAVE_AVX2_PATH
+    if (__builtin_cpu_supports("avx2")) {
+        size_t j = copy_plain_units_avx2(buf, units, i, limit, width);
+        if (j < limit && limit - j >= 16)
+            return j; /* stopped at a unit that is not plain */
+        i = j;
+    }
+#endif
+#if defined(__SSE2__)
+    while (limit - i >= 8 && buf->cap - buf->len >= 16) {
+        __m128i v;
+        unsigned mask;
+        if (width == 2) {
+            v = _mm_loadu_si128(
+                (const __m128i *)(const void *)((const uint16_t *)units + i));
+        } else {
+            const uint32_t *p = (const uint32_t *)units + i;
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(p + 4));
+            /* code points are below 2^31: a signed narrowing keeps each
+             * plain one, and any above 0x7FFF stays above 0x7F */
+            v = _mm_packs_epi32(a, b);
+        }
+        mask = not_plain_units16(v);
+        _mm_storel_epi64((__m128i *)(void *)(buf->ptr + buf->len),
+                         _mm_packus_epi16(v, v));
+        if (mask) {
+            size_t k = (size_t)__builtin_ctz(mask) / 2;
+            buf->len += k;
+            return i + k;
+        }
+        buf->len += 8;
+        i += 8;
+    }
+#endif
+    while (i < limit) {
+        uint32_t u = unit_at(units, i, width);
+        if (u >= 0x80 || !is_plain_text_byte((unsigned char)u))
+            break;
+        buf->ptr[buf->len++] = (char)u;
+        i++;
+    }
+    return i;
+}
+
+int wj_write_units(wj_buf *buf, const void *units, size_t n, int width,
+                   unsigned flags)
+{
+    size_t i = 0, limit = 0, mark = buf->len;
+    int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
+    int after_escape = 0;
+
+    if (put_quote(buf) != 0)
+        return -1;
+    while (i < n) {
+        uint32_t u, lo;
+        size_t plain_end;
+        if (i >= limit && reserve_chunk(buf, i, n, UNIT_GROWTH, &limit) != 0)
+            return -1;
+        plain_end = copy_plain_units(buf, units, i, limit, width);
+        if (plain_end > i)
+            after_escape = 0;
+        i = plain_end;
+        if (i >= limit)
+            continue;
+        u = unit_at(units, i++, width);
+        if (u > 0x10FFFF) {
+            buf->len = mark;
+            return 1;
+        }
+        if (u >= 0xD800 && u <= 0xDBFF && i < n &&
+            (lo = unit_at(units, i, width)) >= 0xDC00 && lo <= 0xDFFF) {
+            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+            i++;
+        }
+        after_escape = put_text_char(buf, u, canonical, after_escape);
     }
     return put_quote(buf);
 }

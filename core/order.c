@@ -162,6 +162,13 @@ static int is_wtf8(const char *s, size_t len)
 int wj_name_compare(const char *a, size_t a_len, const char *b, size_t b_len)
 {
     wj_span x = {a, a_len}, y = {b, b_len};
+    size_t n = a_len < b_len ? a_len : b_len, i = 0;
+    while (i < n && a[i] == b[i])
+        i++;
+    /* A prefix, or a first difference between two ASCII characters: the
+     * bytes say what the code units say. */
+    if (i == n || ((unsigned char)a[i] < 0x80 && (unsigned char)b[i] < 0x80))
+        return wj_compare_bytes(x, y);
     if (!is_wtf8(a, a_len) || !is_wtf8(b, b_len))
         return wj_compare_bytes(x, y);
     return wj_compare_utf16(x, y);

@@ -390,6 +390,11 @@ WJ_API wj_code wj_writer_new(const wj_alloc *alloc, wj_writer **out);
  */
 WJ_API wj_code wj_writer_new_canonical(const wj_alloc *alloc, wj_writer **out);
 
+/* A canonical writer that keeps no text, only its SHA-256 (wj_writer_digest),
+ * in a fixed amount of memory however much is written; its wj_writer_text
+ * is NULL with WJ_ERR_ARGUMENT. */
+WJ_API wj_code wj_writer_new_digest(const wj_alloc *alloc, wj_writer **out);
+
 /*
  * Compares two member names (UTF-8, or WTF-8 as the writer takes them) in
  * the canonical order, by their UTF-16 code units: < 0, 0 or > 0 as a sorts
@@ -413,6 +418,16 @@ WJ_API wj_code wj_writer_end_object(wj_writer *w);
 WJ_API wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len);
 
 WJ_API wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len);
+
+/*
+ * The same from n fixed-width code units, as hosts keep their strings:
+ * width 1 (Latin-1), 2 (UTF-16 code units) or 4 (code points).  A high and
+ * a low surrogate in a row are the character they pair to; other
+ * surrogates are written as \udxxx.  A unit above U+10FFFF, or another
+ * width, is WJ_ERR_ARGUMENT.
+ */
+WJ_API wj_code wj_writer_string_units(wj_writer *w, const void *units, size_t n,
+                                      int width);
 
 /* A number lexeme written as given: checked when the text is parsed. */
 WJ_API wj_code wj_writer_number(wj_writer *w, const char *lexeme, size_t len);

@@ -342,6 +342,12 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
  */
 int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags);
 
+/* The same from n fixed-width code units (width 1: Latin-1, 2: UTF-16,
+ * 4: code points), surrogates always allowed: 1 for a unit above
+ * U+10FFFF. */
+int wj_write_units(wj_buf *buf, const void *units, size_t n, int width,
+                   unsigned flags);
+
 /* The bytes a number's lexeme is made of (parse.c). */
 extern const unsigned char wj_number_byte[256];
 

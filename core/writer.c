@@ -14,7 +14,9 @@
  * A canonical writer (wj_writer_new_canonical) writes RFC 8785's text as it
  * goes: the canonical escapes, numbers as their doubles, and it checks each
  * object's names against the one before, kept raw in a third buffer (one
- * region per open object, where `marks` says it starts).
+ * region per open object, where `marks` says it starts).  A digest writer
+ * (wj_writer_new_digest) is a canonical one whose text buffer is a window
+ * onto SHA-256, as the digests' renderings are (wj_buf.hash).
  */
 #include "wj_internal.h"
 #include "number.h"
@@ -34,7 +36,8 @@ struct wj_writer {
     wj_buf out;            /* the text; room for its NUL once it has bytes */
     wj_buf stack;          /* one state byte per open container */
     int root_done;         /* a top-level value has been begun */
-    int canonical;         /* wj_writer_new_canonical's */
+    int canonical;         /* wj_writer_new_canonical's or _digest's */
+    wj_sha256 sha;         /* digest writers: out is a window onto it */
     wj_buf last;           /* canonical: the last name of each open object */
     wj_buf marks;          /* canonical: where each one's starts in last */
     wj_error err;          /* the sticky failure (code WJ_OK while none) */
@@ -68,6 +71,25 @@ wj_code wj_writer_new_canonical(const wj_alloc *alloc, wj_writer **out)
     return rc;
 }
 
+/* A digest writer's window: as digest.c's, large enough that SHA-256 gets
+ * long runs, small enough to stay in cache. */
+#define DIGEST_WINDOW 65536
+
+wj_code wj_writer_new_digest(const wj_alloc *alloc, wj_writer **out)
+{
+    wj_code rc = wj_writer_new_canonical(alloc, out);
+    if (rc != WJ_OK)
+        return rc;
+    if (wj_buf_reserve(&(*out)->out, DIGEST_WINDOW) != 0) {
+        wj_writer_free(*out);
+        *out = NULL;
+        return WJ_ERR_NOMEM;
+    }
+    wj_sha256_init(&(*out)->sha);
+    (*out)->out.hash = &(*out)->sha;
+    return WJ_OK;
+}
+
 void wj_writer_free(wj_writer *w)
 {
     wj_alloc copy;
@@ -91,6 +113,8 @@ void wj_writer_reset(wj_writer *w)
     w->marks.len = 0;
     w->root_done = 0;
     wj_error_clear(&w->err);
+    if (w->out.hash)
+        wj_sha256_init(&w->sha);
 }
 
 /* Makes the failure sticky and returns it. */
@@ -256,6 +280,25 @@ wj_code wj_writer_name(wj_writer *w, const char *utf8, size_t len)
     return rc == WJ_OK ? put(w, ":", 1) : rc;
 }
 
+wj_code wj_writer_string_units(wj_writer *w, const void *units, size_t n,
+                               int width)
+{
+    wj_code rc = before_value(w);
+    if (rc != WJ_OK)
+        return rc;
+    if (width != 1 && width != 2 && width != 4)
+        return fail(w, WJ_ERR_ARGUMENT, "a code unit width other than 1, 2, 4");
+    if (n > WJ_MAX_INPUT / 4)
+        return fail(w, WJ_ERR_TOOBIG, "input too large");
+    switch (wj_write_units(&w->out, units, n, width,
+                           w->canonical ? WJ_QUOTE_CANONICAL : 0)) {
+    case 0: break;
+    case 1: return fail(w, WJ_ERR_ARGUMENT, "a code point above U+10FFFF");
+    default: return nomem(w);
+    }
+    return wj_buf_reserve(&w->out, 1) == 0 ? WJ_OK : nomem(w);
+}
+
 wj_code wj_writer_string(wj_writer *w, const char *utf8, size_t len)
 {
     wj_code rc = before_value(w);
@@ -344,9 +387,12 @@ wj_code wj_writer_null(wj_writer *w)
 
 const char *wj_writer_text(const wj_writer *w, size_t *len, wj_error *err)
 {
-    if (w->err.code != WJ_OK) {
+    static const wj_error no_text = {WJ_ERR_ARGUMENT, 0,
+                                     "a digest writer keeps no text", NULL,
+                                     WJ_NO_ELEMENT};
+    if (w->err.code != WJ_OK || w->out.hash) {
         if (err)
-            *err = w->err;
+            *err = w->err.code != WJ_OK ? w->err : no_text;
         if (len)
             *len = 0;
         return NULL;
@@ -363,10 +409,19 @@ const char *wj_writer_text(const wj_writer *w, size_t *len, wj_error *err)
 wj_code wj_writer_digest(const wj_writer *w, char hex[WJ_DIGEST_HEX_SIZE],
                          wj_error *err)
 {
-    size_t len;
-    const char *text = wj_writer_text(w, &len, err);
-    if (!text)
-        return err ? err->code : w->err.code;
-    wj_sha256_hex(text, len, hex);
+    wj_sha256 sha;
+    if (w->err.code != WJ_OK) {
+        if (err)
+            *err = w->err;
+        return w->err.code;
+    }
+    wj_error_clear(err);
+    if (!w->out.hash) {
+        wj_sha256_hex(w->out.ptr ? w->out.ptr : "", w->out.len, hex);
+        return WJ_OK;
+    }
+    sha = w->sha; /* what the window holds is not in it yet */
+    wj_sha256_update(&sha, w->out.ptr, w->out.len);
+    wj_sha256_peek_hex(&sha, hex);
     return WJ_OK;
 }

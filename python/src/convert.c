@@ -36,17 +36,19 @@ const wj_alloc wjpy_alloc = {raw_malloc, raw_realloc, raw_free, NULL};
 /* A writer whose text grew beyond this is freed rather than kept spare. */
 #define SPARE_WRITER_MAX ((size_t)1 << 20)
 
-wj_writer *wjpy_writer_take(wjpy_state *st, int canonical)
+wj_writer *wjpy_writer_take(wjpy_state *st, wjpy_writer_kind kind)
 {
-    wj_writer **slot = canonical ? &st->spare_canonical : &st->spare;
-    wj_writer *w = *slot;
+    wj_writer *w = st->spare[kind];
     wj_code rc;
     if (w) {
-        *slot = NULL;
+        st->spare[kind] = NULL;
         return w;
     }
-    rc = canonical ? wj_writer_new_canonical(&wjpy_alloc, &w)
-                   : wj_writer_new(&wjpy_alloc, &w);
+    switch (kind) {
+    case WJPY_CANONICAL: rc = wj_writer_new_canonical(&wjpy_alloc, &w); break;
+    case WJPY_DIGEST: rc = wj_writer_new_digest(&wjpy_alloc, &w); break;
+    default: rc = wj_writer_new(&wjpy_alloc, &w); break;
+    }
     if (rc != WJ_OK) {
         PyErr_NoMemory();
         return NULL;
@@ -54,17 +56,18 @@ wj_writer *wjpy_writer_take(wjpy_state *st, int canonical)
     return w;
 }
 
-void wjpy_writer_give(wjpy_state *st, wj_writer *w, int canonical)
+void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind)
 {
-    wj_writer **slot = canonical ? &st->spare_canonical : &st->spare;
     size_t len = 0;
-    wj_error err = WJ_ERROR_INIT;
 
     if (!w)
         return;
-    if (!*slot && wj_writer_text(w, &len, &err) && len <= SPARE_WRITER_MAX) {
+    /* a digest writer's memory is its fixed window */
+    if (!st->spare[kind] &&
+        (kind == WJPY_DIGEST ||
+         (wj_writer_text(w, &len, NULL) && len <= SPARE_WRITER_MAX))) {
         wj_writer_reset(w);
-        *slot = w;
+        st->spare[kind] = w;
         return;
     }
     wj_writer_free(w);
@@ -99,14 +102,13 @@ int wjpy_is_value(wjpy_state *st, PyObject *obj)
 }
 
 wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
-                                 PyObject *obj)
+                                 PyObject *obj, wjpy_writer_kind kind)
 {
-    wj_writer *w = wjpy_writer_take(st, 1);
-    if (w && wjpy_walk(st, func, NULL, obj, w, 1) == 0 &&
-        wj_writer_text(w, NULL, NULL))
+    wj_writer *w = wjpy_writer_take(st, kind);
+    if (w && wjpy_walk(st, func, NULL, obj, w, 1) == 0)
         return w;
     PyErr_Clear();
-    wjpy_writer_give(st, w, 1);
+    wjpy_writer_give(st, w, kind);
     return NULL;
 }
 
@@ -136,7 +138,7 @@ int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
         out->len = (size_t)out->view.len;
         return 0;
     }
-    out->writer = wjpy_writer_take(st, 0);
+    out->writer = wjpy_writer_take(st, WJPY_PLAIN);
     if (!out->writer)
         return -1;
     if (wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
@@ -156,7 +158,7 @@ void wjpy_text_release(wjpy_state *st, wjpy_text *text)
     if (text->has_view)
         PyBuffer_Release(&text->view);
     Py_CLEAR(text->owned);
-    wjpy_writer_give(st, text->writer, 0);
+    wjpy_writer_give(st, text->writer, WJPY_PLAIN);
     memset(text, 0, sizeof *text);
 }
 

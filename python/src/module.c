@@ -56,12 +56,12 @@ static PyObject *render(PyObject *module, const char *func,
     wj_code rc;
 
     if (kind == WJ_RENDERING_CANONICAL && wjpy_is_value(st, args[0])) {
-        wj_writer *w = wjpy_canonical_writer(st, func, args[0]);
+        wj_writer *w = wjpy_canonical_writer(st, func, args[0], WJPY_CANONICAL);
         if (w) {
             const char *canonical = wj_writer_text(w, &out_len, NULL);
             PyObject *s =
                 PyUnicode_DecodeUTF8(canonical, (Py_ssize_t)out_len, NULL);
-            wjpy_writer_give(st, w, 1);
+            wjpy_writer_give(st, w, WJPY_CANONICAL);
             return s;
         }
     }
@@ -157,10 +157,10 @@ static PyObject *digest(PyObject *module, const char *func,
     wj_code rc;
 
     if (kind == WJ_DIGEST_DATA && wjpy_is_value(st, args[0])) {
-        wj_writer *w = wjpy_canonical_writer(st, func, args[0]);
+        wj_writer *w = wjpy_canonical_writer(st, func, args[0], WJPY_DIGEST);
         if (w) {
             wj_writer_digest(w, hex, NULL);
-            wjpy_writer_give(st, w, 1);
+            wjpy_writer_give(st, w, WJPY_DIGEST);
             return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
         }
     }
@@ -321,7 +321,7 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
         (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
         return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
-    out->writer = wjpy_writer_take(st, 0);
+    out->writer = wjpy_writer_take(st, WJPY_PLAIN);
     if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
         return -1;
     out->ptr = wj_writer_text(out->writer, &len, &err);
@@ -624,11 +624,12 @@ static int module_clear(PyObject *m)
 static void module_free(void *m)
 {
     wjpy_state *st = wjpy_state_of_module((PyObject *)m);
+    int k;
     module_clear((PyObject *)m);
-    wj_writer_free(st->spare);
-    st->spare = NULL;
-    wj_writer_free(st->spare_canonical);
-    st->spare_canonical = NULL;
+    for (k = 0; k < WJPY_WRITER_KINDS; k++) {
+        wj_writer_free(st->spare[k]);
+        st->spare[k] = NULL;
+    }
 }
 
 static PyModuleDef_Slot module_slots[] = {

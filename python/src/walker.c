@@ -209,9 +209,17 @@ static int write_str(const walk *k, PyObject *s, int as_name)
 {
     Py_ssize_t n;
     PyObject *tmp;
-    const char *p = wjpy_utf8(s, &n, &tmp);
+    const char *p;
     wj_code rc;
 
+    if (!as_name && !PyUnicode_IS_COMPACT_ASCII(s)) {
+        /* its code units as CPython keeps them: no UTF-8 copy */
+        rc = wj_writer_string_units(k->w, PyUnicode_DATA(s),
+                                    (size_t)PyUnicode_GET_LENGTH(s),
+                                    PyUnicode_KIND(s));
+        return rc == WJ_OK ? 0 : writer_failed(k, rc);
+    }
+    p = wjpy_utf8(s, &n, &tmp);
     if (!p)
         return -1;
     rc = as_name ? wj_writer_name(k->w, p, (size_t)n)
@@ -383,7 +391,17 @@ static int sort_items(const walk *k, PyObject *d, frame *f)
         it->value = Py_NewRef(value);
         n++;
     }
-    qsort(items, (size_t)n, sizeof *items, compare_items);
+    if (n <= 8) { /* most dicts: an insertion sort, no call to qsort */
+        Py_ssize_t j, m;
+        for (j = 1; j < n; j++) {
+            sorted_item it = items[j];
+            for (m = j; m > 0 && compare_items(&items[m - 1], &it) > 0; m--)
+                items[m] = items[m - 1];
+            items[m] = it;
+        }
+    } else {
+        qsort(items, (size_t)n, sizeof *items, compare_items);
+    }
     f->items = items;
     f->n_items = n;
     return 0;

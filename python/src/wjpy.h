@@ -19,15 +19,24 @@
 
 #include "wirejson.h"
 
-/* Per-module state (PEP 573): the exception, the types, a spare writer. */
+/* The writers the module uses: plain (JSON text of a value), canonical
+ * (wj_writer_new_canonical's) and digest (wj_writer_new_digest's). */
+typedef enum wjpy_writer_kind {
+    WJPY_PLAIN,
+    WJPY_CANONICAL,
+    WJPY_DIGEST,
+    WJPY_WRITER_KINDS
+} wjpy_writer_kind;
+
+/* Per-module state (PEP 573): the exception, the types, spare writers. */
 typedef struct wjpy_state {
     PyObject *error;                 /* wirejson.Error */
     PyTypeObject *fragment_type;     /* wirejson.Fragment */
     PyTypeObject *conversation_type; /* wirejson.Conversation */
     PyObject *json_loads;            /* json.loads, imported on first use */
-    wj_writer *spare; /* one idle writer, taken and given under the GIL */
-    wj_writer *spare_canonical; /* one idle canonical writer, likewise */
-    const char *depth_msg;      /* the core's reason for nesting too deep */
+    /* one idle writer of each kind, taken and given under the GIL */
+    wj_writer *spare[WJPY_WRITER_KINDS];
+    const char *depth_msg; /* the core's reason for nesting too deep */
 } wjpy_state;
 
 /* The module definition, for PyType_GetModuleByDef. */
@@ -86,20 +95,20 @@ int wjpy_name_from(const char *func, PyObject *obj, wj_name *out,
  * way; NULL gives None. */
 PyObject *wjpy_result_text(char *out, size_t len);
 
-/* A writer (canonical: wj_writer_new_canonical's) from the spare slot or a
- * new one; given back afterwards, to the slot of its kind. */
-wj_writer *wjpy_writer_take(wjpy_state *st, int canonical);
-void wjpy_writer_give(wjpy_state *st, wj_writer *w, int canonical);
+/* A writer of that kind from its spare slot or a new one; given back
+ * afterwards. */
+wj_writer *wjpy_writer_take(wjpy_state *st, wjpy_writer_kind kind);
+void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind);
 
 /* True when obj is a Python value to walk rather than JSON text. */
 int wjpy_is_value(wjpy_state *st, PyObject *obj);
 
-/* The Python value obj written by a canonical writer, which the caller
- * gives back (canonical) when done; NULL, no exception set, when obj needs
- * the text route instead (a Fragment in it, or an error, which the text
- * route then reports in its own words). */
+/* The Python value obj written by a writer of kind (canonical or digest),
+ * which the caller gives back when done; NULL, no exception set, when obj
+ * needs the text route instead (a Fragment in it, or an error, which the
+ * text route then reports in its own words). */
 wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
-                                 PyObject *obj);
+                                 PyObject *obj, wjpy_writer_kind kind);
 
 /* -------------------------------------------------------------- walker.c */
 

@@ -561,6 +561,101 @@ static void test_canonical(void)
     wj_writer_free(w);
 }
 
+/* Strings as fixed-width code units, as hosts keep them. */
+static void test_units(void)
+{
+    static const uint8_t latin1[] = {'c', 'a', 'f', 0xE9};
+    static const uint16_t utf16[] = {'A', 0xD83D, 0xDE00, 0xD800, '\n', 0x301};
+    static const uint32_t big[] = {'a', 0x110000};
+    uint16_t run[100];
+    char expected[160];
+    size_t k;
+    wj_writer *w = new_writer(), *c = NULL;
+
+    CHECK(wj_writer_begin_array(w) == WJ_OK);
+    CHECK(wj_writer_string_units(w, latin1, 4, 1) == WJ_OK);
+    CHECK(wj_writer_string_units(w, utf16, 6, 2) == WJ_OK);
+    CHECK(wj_writer_string_units(w, utf16, 0, 2) == WJ_OK);
+    CHECK(wj_writer_end_array(w) == WJ_OK);
+    /* wire: a combining mark after an escape is escaped too */
+    CHECK_TEXT(w, "[\"caf\xc3\xa9\",\"A\xf0\x9f\x98\x80\\ud800\\n\\u0301\","
+                  "\"\"]");
+    CHECK(wj_writer_new_canonical(&heap, &c) == WJ_OK);
+    CHECK(wj_writer_string_units(c, utf16, 6, 2) == WJ_OK);
+    CHECK_TEXT(c, "\"A\xf0\x9f\x98\x80\\ud800\\n\xcc\x81\"");
+
+    /* long runs of plain units, a quote in the middle, in each width */
+    for (k = 0; k < 100; k++)
+        run[k] = k == 50 ? '"' : (uint16_t)('a' + k % 26);
+    k = 0;
+    expected[k++] = '"';
+    for (size_t j = 0; j < 100; j++) {
+        if (j == 50)
+            expected[k++] = '\\';
+        expected[k++] = (char)run[j];
+    }
+    expected[k++] = '"';
+    expected[k] = '\0';
+    wj_writer_reset(w);
+    CHECK(wj_writer_string_units(w, run, 100, 2) == WJ_OK);
+    CHECK_TEXT(w, expected);
+    {
+        uint32_t run32[100];
+        for (k = 0; k < 100; k++)
+            run32[k] = run[k];
+        wj_writer_reset(w);
+        CHECK(wj_writer_string_units(w, run32, 100, 4) == WJ_OK);
+        CHECK_TEXT(w, expected);
+    }
+
+    wj_writer_reset(w);
+    CHECK(wj_writer_string_units(w, big, 2, 4) == WJ_ERR_ARGUMENT);
+    check_failed(w, WJ_ERR_ARGUMENT, "a code point above U+10FFFF");
+    wj_writer_reset(w);
+    CHECK(wj_writer_string_units(w, big, 1, 3) == WJ_ERR_ARGUMENT);
+    wj_writer_free(w);
+    wj_writer_free(c);
+}
+
+/* A digest writer: the canonical writer's digest, no text, however long. */
+static void test_digest_writer(void)
+{
+    size_t big_len = 200000;
+    char *big = malloc(big_len), hex[WJ_DIGEST_HEX_SIZE];
+    wj_writer *w = NULL;
+    wj_error err = WJ_ERROR_INIT;
+    size_t len = 7;
+
+    memset(big, 'a', big_len);
+    CHECK(wj_writer_new_digest(&heap, &w) == WJ_OK);
+    CHECK(wj_writer_digest(w, hex, &err) == WJ_OK); /* of no bytes */
+    CHECK_BYTES(hex, strlen(hex),
+                "e3b0c44298fc1c149afbf4c8996fb92427ae41e4"
+                "649b934ca495991b7852b855");
+    CHECK(wj_writer_begin_array(w) == WJ_OK);
+    CHECK(wj_writer_string(w, big, big_len) == WJ_OK);
+    CHECK(wj_writer_number(w, "1.0", 3) == WJ_OK);
+    CHECK(wj_writer_end_array(w) == WJ_OK);
+    CHECK(wj_writer_text(w, &len, &err) == NULL && len == 0);
+    CHECK(err.code == WJ_ERR_ARGUMENT);
+    CHECK(wj_writer_digest(w, hex, &err) == WJ_OK);
+    /* Python: sha256(b'["' + b'a' * 200000 + b'",1]') */
+    CHECK_BYTES(hex, strlen(hex),
+                "2f1ae13bbea6f96bb96414538eff175511301765"
+                "d6fcdcacb78a6b195b3131b3");
+    wj_writer_reset(w); /* and again, after a reset */
+    CHECK(wj_writer_begin_array(w) == WJ_OK);
+    CHECK(wj_writer_string(w, big, big_len) == WJ_OK);
+    CHECK(wj_writer_int64(w, 1) == WJ_OK);
+    CHECK(wj_writer_end_array(w) == WJ_OK);
+    CHECK(wj_writer_digest(w, hex, &err) == WJ_OK);
+    CHECK_BYTES(hex, strlen(hex),
+                "2f1ae13bbea6f96bb96414538eff175511301765"
+                "d6fcdcacb78a6b195b3131b3");
+    wj_writer_free(w);
+    free(big);
+}
+
 /* wj_name_compare: UTF-16 code units; bytes that are not WTF-8 by bytes. */
 static void test_name_compare(void)
 {
@@ -586,6 +681,8 @@ int main(void)
     test_alloc_fail();
     test_canonical();
     test_name_compare();
+    test_units();
+    test_digest_writer();
     CHECK(heap_live == 0);
     return check_report("test_writer");
 }
