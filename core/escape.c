@@ -82,18 +82,30 @@ static int is_combining(uint32_t cp)
     return cp >= 0x300 && wj_is_combining(cp);
 }
 
+/* The bytes a run of copied bytes stops at: '"' and '\\', and in raw text
+ * (text) also the controls and every byte >= 0x80. */
+static inline int stops_run(unsigned char c, int text)
+{
+    return c == '"' || c == '\\' || (text && (c < 0x20 || c >= 0x80));
+}
+
 #if WJ_HAVE_AVX2_PATH
 /* copy_run 32 bytes at a time, for processors that have AVX2. */
 __attribute__((target("avx2"))) static size_t
 copy_run_avx2(char *out, const char *room_end, const char *s, size_t i,
-              size_t limit)
+              size_t limit, int text)
 {
     const __m256i quote = _mm256_set1_epi8('"');
     const __m256i backslash = _mm256_set1_epi8('\\');
+    const __m256i space = _mm256_set1_epi8(' ');
     while (limit - i >= 32 && room_end - out >= 32) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
-        unsigned mask = (unsigned)_mm256_movemask_epi8(_mm256_or_si256(
-            _mm256_cmpeq_epi8(v, quote), _mm256_cmpeq_epi8(v, backslash)));
+        __m256i stop = _mm256_or_si256(_mm256_cmpeq_epi8(v, quote),
+                                       _mm256_cmpeq_epi8(v, backslash));
+        unsigned mask;
+        if (text) /* signed: the controls and every byte >= 0x80 */
+            stop = _mm256_or_si256(stop, _mm256_cmpgt_epi8(space, v));
+        mask = (unsigned)_mm256_movemask_epi8(stop);
         _mm256_storeu_si256((__m256i *)(void *)out, v);
         if (mask)
             return i + (size_t)__builtin_ctz(mask);
@@ -105,20 +117,21 @@ copy_run_avx2(char *out, const char *room_end, const char *s, size_t i,
 #endif
 
 /*
- * Copies s[i..limit) to the output up to the next '"' or backslash and
+ * Copies s[i..limit) to the output up to the next byte that stops_run and
  * returns its index (limit when there is none).  Where the buffer has room
  * it moves 16 or 32 bytes at a time, storing a whole block before it knows
  * where the run ends.  (Inside a valid literal a '"' is its closing quote.)
  */
-static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit)
+static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit,
+                       int text)
 {
     char *out = buf->ptr + buf->len;
     const char *room_end = buf->ptr + buf->cap;
     size_t start = i;
 #if WJ_HAVE_AVX2_PATH
     if (__builtin_cpu_supports("avx2")) {
-        i = copy_run_avx2(out, room_end, s, i, limit);
-        if (i < limit && (s[i] == '"' || s[i] == '\\')) {
+        i = copy_run_avx2(out, room_end, s, i, limit, text);
+        if (i < limit && stops_run((unsigned char)s[i], text)) {
             buf->len += i - start;
             return i;
         }
@@ -128,10 +141,15 @@ static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit)
     {
         const __m128i quote = _mm_set1_epi8('"');
         const __m128i backslash = _mm_set1_epi8('\\');
+        const __m128i space = _mm_set1_epi8(' ');
         while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
             __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-            unsigned mask = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-                _mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+            __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(v, quote),
+                                        _mm_cmpeq_epi8(v, backslash));
+            unsigned mask;
+            if (text)
+                stop = _mm_or_si128(stop, _mm_cmplt_epi8(v, space));
+            mask = (unsigned)_mm_movemask_epi8(stop);
             _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
             if (mask) {
                 i += (size_t)__builtin_ctz(mask);
@@ -144,7 +162,7 @@ static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit)
 #else
     (void)room_end;
 #endif
-    while (i < limit && s[i] != '\\' && s[i] != '"') {
+    while (i < limit && !stops_run((unsigned char)s[i], text)) {
         out[i - start] = s[i];
         i++;
     }
@@ -281,7 +299,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             i += n;
         }
         if (i < limit && s[i] != '\\' && s[i] != '"') {
-            i = copy_run(buf, s, i, limit);
+            i = copy_run(buf, s, i, limit, 0);
             after_escape = 0;
         }
         if (i >= limit)
@@ -318,7 +336,7 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         if (i >= limit &&
             reserve_chunk(buf, i, len, WJ_ESCAPE_GROWTH, &limit) != 0)
             return 0;
-        i = copy_run(buf, s, i, limit);
+        i = copy_run(buf, s, i, limit, 0);
         if (i >= limit)
             continue;
         if (s[i] == '"')
@@ -341,44 +359,7 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
  * DEL) other than '"' and '\\'. */
 static inline int is_plain_text_byte(unsigned char c)
 {
-    return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-}
-
-/* Copies text[i..limit) up to its first byte that is not plain and returns
- * that byte's index (limit when there is none), 16 bytes at a time where
- * the buffer has room: a signed compare with ' ' finds the controls and
- * every byte >= 0x80 at once. */
-static size_t copy_plain_text(wj_buf *buf, const char *text, size_t i,
-                              size_t limit)
-{
-    char *out = buf->ptr + buf->len;
-    size_t start = i;
-#if defined(__SSE2__)
-    const char *room_end = buf->ptr + buf->cap;
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(' ');
-    while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
-        unsigned mask = (unsigned)_mm_movemask_epi8(
-            _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
-                                      _mm_cmpeq_epi8(v, backslash)),
-                         _mm_cmplt_epi8(v, space)));
-        _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
-        if (mask) {
-            i += (size_t)__builtin_ctz(mask);
-            buf->len += i - start;
-            return i;
-        }
-        i += 16;
-    }
-#endif
-    while (i < limit && is_plain_text_byte((unsigned char)text[i])) {
-        out[i - start] = text[i];
-        i++;
-    }
-    buf->len += i - start;
-    return i;
+    return !stops_run(c, 1);
 }
 
 /* The code point of the character at s (avail bytes there), its length in
@@ -437,7 +418,7 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
         if (i >= limit && reserve_chunk(buf, i, len, TEXT_GROWTH, &limit) != 0)
             return -1;
         if (is_plain_text_byte(s[i])) {
-            i = copy_plain_text(buf, text, i, limit);
+            i = copy_run(buf, text, i, limit, 1);
             after_escape = 0;
             if (i >= limit)
                 continue;
@@ -536,7 +517,7 @@ static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
                                size_t limit, int width)
 {
     if (width == 1)
-        return copy_plain_text(buf, units, i, limit);
+        return copy_run(buf, units, i, limit, 1);
 #if WJ_HAVE_AVX2_PATH
     if (__builtin_cpu_supports("avx2")) {
         size_t j = copy_plain_units_avx2(buf, units, i, limit, width);

@@ -295,7 +295,7 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
     rc = push_frame(r, node, m, type == WJ_ARRAY, &f);
     if (rc != WJ_OK || type == WJ_ARRAY)
         return rc;
-    if (r->hook && r->hook->order) {
+    if (r->hook && r->hook->order && f->total > 0) {
         uint32_t list = scratch_push(r, 2 * f->total), n = f->total;
         if (list == UINT32_MAX)
             return nomem(r);

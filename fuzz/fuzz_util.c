@@ -18,47 +18,9 @@ void fuzz_fail(const char *file, int line, const char *what)
 
 /* ------------------------------------------------------------- allocation */
 
-static size_t heap_calls;
-static size_t heap_fail_at;
-static long heap_live;
-
-static int heap_refuses(void)
-{
-    return ++heap_calls == heap_fail_at;
-}
-
-static void *heap_malloc(void *ctx, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (heap_refuses())
-        return NULL;
-    p = malloc(size ? size : 1);
-    if (p)
-        heap_live++;
-    return p;
-}
-
-static void *heap_realloc(void *ctx, void *ptr, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (heap_refuses())
-        return NULL;
-    p = realloc(ptr, size ? size : 1);
-    if (p && !ptr)
-        heap_live++;
-    return p;
-}
-
-static void heap_free(void *ctx, void *ptr)
-{
-    (void)ctx;
-    if (ptr) {
-        heap_live--;
-        free(ptr);
-    }
-}
+/* The counting allocator the unit tests use (heap_calls, heap_fail_at,
+ * heap_live). */
+#include "../tests/unit/test_heap.h"
 
 const wj_alloc fuzz_heap = {heap_malloc, heap_realloc, heap_free, NULL};
 

@@ -7,6 +7,7 @@
  * the wire-rendered parts), one sentence of the spec at a time.
  */
 #include "check.h"
+#include "test_heap.h"
 #include "wirejson.h"
 
 #include <stdlib.h>
@@ -492,40 +493,6 @@ static void test_encode_no_result_and_errors(void)
     CHECK(encode("{\"tools\":[{}]} x", "[null]") == WJ_ERR_SYNTAX);
 }
 
-/* An allocator that fails its n-th allocation and counts live blocks. */
-static long alloc_calls, alloc_fail_at, alloc_live;
-
-static void *oom_malloc(void *ctx, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (++alloc_calls == alloc_fail_at)
-        return NULL;
-    p = malloc(size ? size : 1);
-    alloc_live += p != NULL;
-    return p;
-}
-
-static void *oom_realloc(void *ctx, void *ptr, size_t size)
-{
-    void *p;
-    (void)ctx;
-    if (++alloc_calls == alloc_fail_at)
-        return NULL;
-    p = realloc(ptr, size ? size : 1);
-    alloc_live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void oom_free(void *ctx, void *ptr)
-{
-    (void)ctx;
-    alloc_live -= ptr != NULL;
-    free(ptr);
-}
-
-static const wj_alloc oom_alloc = {oom_malloc, oom_realloc, oom_free, NULL};
-
 /* Runs function `which` (0 with_top_level, 1 tool_schemas, 2
  * encode_with_schemas) with the n-th allocation failing, n = 1, 2, ...
  * until it succeeds: every failure must be WJ_ERR_NOMEM with no result
@@ -542,31 +509,32 @@ static void check_out_of_memory(int which, const char *expected)
     static const char texts[] =
         "[\"{\\\"required\\\":[\\\"b\\\"],\\\"type\\\":\\\"object\\\","
         "\\\"properties\\\":{\\\"a\\\":{},\\\"b\\\":{}}}\",\"{}\"]";
-    for (alloc_fail_at = 1;; alloc_fail_at++) {
+    for (heap_fail_at = 1;; heap_fail_at++) {
         wj_code rc;
         reset();
-        alloc_calls = alloc_live = 0;
+        heap_calls = 0;
+        heap_live = 0;
         if (which == 0)
             rc = wj_with_top_level(body, strlen(body), "model", 5, "\"b\"", 3,
-                                   &oom_alloc, &out, &out_len, &err);
+                                   &heap, &out, &out_len, &err);
         else if (which == 1)
-            rc = wj_tool_schemas(body, strlen(body), path, 2, &oom_alloc, &out,
+            rc = wj_tool_schemas(body, strlen(body), path, 2, &heap, &out,
                                  &out_len, &err);
         else
             rc = wj_encode_with_schemas(body, strlen(body), texts,
-                                        strlen(texts), &oom_alloc, &out,
+                                        strlen(texts), &heap, &out,
                                         &out_len, &err);
-        if (rc == WJ_OK && alloc_calls < alloc_fail_at) {
+        if (rc == WJ_OK && heap_calls < heap_fail_at) {
             CHECK_BYTES(out, out_len, expected);
-            oom_free(NULL, out);
+            heap_free(NULL, out);
             out = NULL;
-            CHECK(alloc_live == 0);
+            CHECK(heap_live == 0);
             return;
         }
         CHECK(rc == WJ_ERR_NOMEM && err.code == WJ_ERR_NOMEM);
         CHECK(out == NULL);
-        CHECK(alloc_live == 0);
-        if (rc != WJ_ERR_NOMEM || alloc_live != 0)
+        CHECK(heap_live == 0);
+        if (rc != WJ_ERR_NOMEM || heap_live != 0)
             return;
     }
 }
