@@ -75,6 +75,11 @@ static const unsigned char simple_escape[256] = {
     ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
     ['r'] = 1, ['t'] = 1,
 };
+/* WJ_STR_REWRITE for the simple escapes a rendering may spell otherwise:
+ * \/ (written as /) and \b \f (the wire rendering's \u0008, \u000c). */
+static const unsigned char rewritten_escape[256] = {
+    ['/'] = WJ_STR_REWRITE, ['b'] = WJ_STR_REWRITE, ['f'] = WJ_STR_REWRITE,
+};
 /* clang-format on */
 
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
@@ -359,10 +364,15 @@ static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
             wj_code rc;
             flags |= WJ_STR_ESCAPED;
             /* The common two-byte escapes, inline; \u goes the long way. */
-            while (i + 1 < len && s[i] == '\\' && simple_escape[s[i + 1]])
+            while (i + 1 < len && s[i] == '\\' && simple_escape[s[i + 1]]) {
+                flags |= rewritten_escape[s[i + 1]];
                 i += 2;
+            }
+            if (i < len && s[i] >= 0xCC)
+                flags |= WJ_STR_REWRITE;
             if (i >= len || s[i] != '\\')
                 continue;
+            flags |= WJ_STR_REWRITE;
             rc = check_escape(p, i, &flags, &k);
             if (rc != WJ_OK)
                 return rc;
@@ -387,7 +397,7 @@ static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
     if (!is_name) {
-        p->doc->tape[idx + 1] = flags & WJ_STR_ESCAPED ? 0 : (uint32_t)(i + 1);
+        p->doc->tape[idx + 1] = flags & WJ_STR_REWRITE ? 0 : (uint32_t)(i + 1);
         return WJ_OK;
     }
     *name_flags = flags;

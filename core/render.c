@@ -90,7 +90,7 @@ static int string_value(render *r, uint32_t node, wj_span *out)
     uint32_t start = wj_node_start(doc, node);
     const char *raw = doc->json + start + 1;
     size_t raw_len = wj_node_end(doc, node) - start - 2;
-    if (doc->tape[node + 1]) { /* no escape */
+    if (!memchr(raw, '\\', raw_len)) { /* no escape */
         out->ptr = raw;
         out->len = raw_len;
         return 0;

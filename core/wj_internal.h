@@ -122,6 +122,10 @@ typedef enum wj_type {
 #define WJ_STR_UTF16                                                           \
     0x02 /* holds U+E000 or above, or a lone surrogate:                        \
             its UTF-16 order may differ from byte order */
+#define WJ_STR_REWRITE                                                         \
+    0x04 /* an escape a rendering may write otherwise: one other than          \
+            \" \\ \n \r \t, or one a byte >= 0xCC (perhaps a combining mark)   \
+            follows */
 
 /*
  * The tape: one record per value, in document order, made of uint32 slots.
@@ -138,13 +142,14 @@ typedef enum wj_type {
  * A number's end is not kept: the input is valid, so it is found again when
  * needed.  That keeps a `[0,0,...]` at 4 bytes of tape per element, where a
  * record per value with every field cost 24.  A string's `plain end` is the
- * offset one past its closing quote when it holds no escape (its bytes are
- * then copied as they are), else 0 (the writers find its end as they
- * re-escape it).  A container's children follow its record, an
- * object's as name, value, name, value...; `next` is the record after its
- * subtree.  A name's `ext` is 0 when it holds no escape, else 1 + the offset
- * in wj_doc.names of its decoded form (a 4-byte length, then the bytes).
- * An object's `order` is its first entry in wj_doc.order.
+ * offset one past its closing quote when both renderings write the literal
+ * exactly as it is (no escape, or only \" \\ \n \r \t with no combining mark
+ * after one: not WJ_STR_REWRITE), so its bytes are copied as they are; else
+ * 0 (the writers find its end as they re-escape it).  A container's children
+ * follow its record, an object's as name, value, name, value...; `next` is the
+ * record after its subtree.  A name's `ext` is 0 when it holds no escape, else
+ * 1 + the offset in wj_doc.names of its decoded form (a 4-byte length, then the
+ * bytes). An object's `order` is its first entry in wj_doc.order.
  */
 #define WJ_NAME_SLOTS 3
 #define WJ_CONTAINER_SLOTS 5

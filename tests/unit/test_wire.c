@@ -205,6 +205,12 @@ static void test_combining_marks(void)
     WIRE("\"\\u0001\\u0300\"", "\"\\u0001\\u0300\"");
     /* a mark after an escape in a member name too */
     WIRE("{\"\\n\xcc\x81\":1}", "{\"\\n\\u0301\":1}");
+    /* kept escapes with no mark after them: the literal as it is; a
+     * non-ASCII character after one that is no mark, as itself */
+    WIRE("[\"a\\nb\\\"c\\\\d\\te\\r\"]", "[\"a\\nb\\\"c\\\\d\\te\\r\"]");
+    WIRE("[\"\\n\xc3\xa9\\t\xe4\xb8\xad\"]", "[\"\\n\xc3\xa9\\t\xe4\xb8\xad\"]");
+    /* the simple escapes the wire rendering spells otherwise */
+    WIRE("[\"\\/\\b\\f\"]", "[\"/\\u0008\\u000c\"]");
 }
 
 /* A long escaped string: every chunk boundary of the writer falls
