@@ -10,7 +10,8 @@ set(WIREJSON_FUZZ_TARGETS
     fuzz_with_top_level
     fuzz_tool_schemas
     fuzz_encode_with_schemas
-    fuzz_writer)
+    fuzz_writer
+    fuzz_canonical_writer)
 set(WIREJSON_FUZZ_HELPERS
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_util.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_value.c
