@@ -411,6 +411,31 @@ static int is_digit(unsigned char c)
     return c >= '0' && c <= '9';
 }
 
+/* The index of the first byte from s[i] on that is not a digit (len when
+ * there is none), eight bytes at a time: x = byte ^ '0' is 0..9 for a digit
+ * and sets its high bit, or gets it set by adding 0x76, for anything else
+ * (a carry out of one byte only reaches later bytes). */
+static size_t skip_digits(const unsigned char *s, size_t i, size_t len)
+{
+    while (len - i >= 8) {
+        uint64_t v, x, stop;
+        memcpy(&v, s + i, 8);
+        x = v ^ 0x3030303030303030u;
+        stop = ((x + 0x7676767676767676u) | x) & 0x8080808080808080u;
+        if (stop) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            return i + (size_t)__builtin_ctzll(stop) / 8;
+#else
+            break;
+#endif
+        }
+        i += 8;
+    }
+    while (i < len && is_digit(s[i]))
+        i++;
+    return i;
+}
+
 static wj_code parse_number(parser *p)
 {
     const unsigned char *s = p->s;
@@ -423,8 +448,7 @@ static wj_code parse_number(parser *p)
         if (i < len && is_digit(s[i]))
             return fail(p, WJ_ERR_SYNTAX, i, "leading zero in number");
     } else if (i < len && is_digit(s[i])) {
-        while (i < len && is_digit(s[i]))
-            i++;
+        i = skip_digits(s, i + 1, len);
     } else {
         return fail_syntax(p, i, "expected a digit");
     }
@@ -432,8 +456,7 @@ static wj_code parse_number(parser *p)
         i++;
         if (i >= len || !is_digit(s[i]))
             return fail_syntax(p, i, "expected a digit after '.'");
-        while (i < len && is_digit(s[i]))
-            i++;
+        i = skip_digits(s, i + 1, len);
     }
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         i++;

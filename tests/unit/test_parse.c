@@ -67,6 +67,18 @@ static void test_numbers(void)
     REJECT("[1e+]", WJ_ERR_SYNTAX, 4, "expected a digit in the exponent");
     REJECT("[-]", WJ_ERR_SYNTAX, 2, "expected a digit");
     REJECT("-", WJ_ERR_SYNTAX, 1, "unexpected end of input");
+    /* digit runs longer than eight bytes end at the right byte, whatever
+     * follows: a letter, a '.', a byte >= 0x80, the end */
+    ACCEPT("[1234567890123456.12345678901234567e12345678]");
+    REJECT("[123456789012x]", WJ_ERR_SYNTAX, 13,
+           "expected ',' or ']' after array element");
+    REJECT("[0.123456789012345678.]", WJ_ERR_SYNTAX, 21,
+           "expected ',' or ']' after array element");
+    REJECT("[12345678\xc3\xa9]", WJ_ERR_SYNTAX, 9,
+           "expected ',' or ']' after array element");
+    REJECT("123456789012345678.", WJ_ERR_SYNTAX, 19, "unexpected end of input");
+    REJECT("[1234567890123456789:]", WJ_ERR_SYNTAX, 20,
+           "expected ',' or ']' after array element");
 }
 
 static void test_strings(void)
