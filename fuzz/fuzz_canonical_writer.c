@@ -8,11 +8,12 @@
  * A valid input is parsed and replayed into both writers the way a host
  * would: each object's names sorted by wj_name_compare, numbers as their
  * lexemes, and each string, chosen by the input's own PRNG, as WTF-8 or as
- * UTF-16 code units, code points or Latin-1 (converted by the harness's own
- * decoder).  Invariants: the canonical writer's text is wj_canonical_json
- * of the input and the digest writer's digest its wj_data_digest; a number
- * that rounds to infinity fails both ways with WJ_ERR_RANGE; a name given
- * out of order (the harness swaps two, sometimes) is WJ_ERR_ARGUMENT.
+ * UTF-16 code units, code points or Latin-1 (read by the harness's own
+ * decoder, fuzz_decode).  Invariants: the canonical writer's text is
+ * wj_canonical_json of the input and the digest writer's digest its
+ * wj_data_digest; a number that rounds to infinity fails both ways with
+ * WJ_ERR_RANGE; a name given out of order (the harness swaps two, sometimes) is
+ * WJ_ERR_ARGUMENT.
  */
 #include "fuzz_util.h"
 
@@ -35,36 +36,16 @@ static int compare_names(const void *a, const void *b)
     return wj_name_compare(x.ptr, x.len, y.ptr, y.len);
 }
 
-/* The code points of WTF-8 text (the harness's own decoder), at most n. */
-static size_t code_points(const unsigned char *s, size_t len, uint32_t *out)
+/* A string value into every writer, in one of four spellings: text is
+ * its decoded WTF-8, raw the literal's body (its code points are the
+ * harness's own reading of it, fuzz_decode). */
+static void put_string(replay *r, const char *text, size_t len, const char *raw,
+                       size_t raw_len)
 {
-    size_t i = 0, n = 0;
-    while (i < len) {
-        unsigned char c = s[i];
-        if (c < 0x80)
-            out[n++] = c, i += 1;
-        else if (c < 0xE0)
-            out[n++] = (uint32_t)(c & 0x1F) << 6 | (s[i + 1] & 0x3F), i += 2;
-        else if (c < 0xF0)
-            out[n++] = (uint32_t)(c & 0x0F) << 12 |
-                       (uint32_t)(s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F),
-            i += 3;
-        else
-            out[n++] = (uint32_t)(c & 0x07) << 18 |
-                       (uint32_t)(s[i + 1] & 0x3F) << 12 |
-                       (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3F),
-            i += 4;
-    }
-    return n;
-}
-
-/* A string value into every writer, in one of four spellings. */
-static void put_string(replay *r, const char *text, size_t len)
-{
-    uint32_t *cps = fuzz_xmalloc((len + 1) * sizeof *cps);
-    uint16_t *units = fuzz_xmalloc((2 * len + 1) * sizeof *units);
-    uint8_t *latin1 = fuzz_xmalloc(len + 1);
-    size_t n = code_points((const unsigned char *)text, len, cps), m = 0, k;
+    uint32_t *cps = fuzz_xmalloc((raw_len + 1) * sizeof *cps);
+    uint16_t *units = fuzz_xmalloc((2 * raw_len + 1) * sizeof *units);
+    uint8_t *latin1 = fuzz_xmalloc(raw_len + 1);
+    size_t n = fuzz_decode(raw, raw_len, cps), m = 0, k;
     int narrow = 1, how = (int)fuzz_rng_below(r->rng, 4), j;
 
     for (k = 0; k < n; k++) {
@@ -103,8 +84,9 @@ static void put_value(replay *r, uint32_t node)
     if (type == WJ_STRING) {
         size_t raw_len = wj_node_end(doc, node) - start - 2;
         char *decoded = fuzz_xmalloc(raw_len + 1);
-        size_t len = wj_string_decode(doc->json + start + 1, raw_len, decoded);
-        put_string(r, decoded, len);
+        const char *raw = doc->json + start + 1;
+        size_t len = wj_string_decode(raw, raw_len, decoded);
+        put_string(r, decoded, len, raw, raw_len);
         free(decoded);
         return;
     }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_value.c - the value-level invariants of fuzz_util.h, written from
- * docs/contract.md §3-§5 without the renderer's code: an own string decoder, value
- * equality over two trees, a respelling of a value as other JSON text, and
- * checks of a rendering's bytes and member order.
+ * docs/contract.md §3-§5 without the renderer's code: an own string decoder,
+ * value equality over two trees, a respelling of a value as other JSON text,
+ * and checks of a rendering's bytes and member order.
  */
 #include "fuzz_util.h"
 #include "number.h"
@@ -59,6 +59,20 @@ static uint32_t utf8_at(const unsigned char *s, size_t *n)
            (uint32_t)(s[2] & 0x3F) << 6 | (uint32_t)(s[3] & 0x3F);
 }
 
+/* The character a two-byte escape \c stands for (" \\ / stand for
+ * themselves). */
+static uint32_t short_escape(unsigned char c)
+{
+    switch (c) {
+    case 'b': return 0x08;
+    case 'f': return 0x0C;
+    case 'n': return 0x0A;
+    case 'r': return 0x0D;
+    case 't': return 0x09;
+    default: return c;
+    }
+}
+
 size_t fuzz_decode(const char *raw, size_t raw_len, uint32_t *cps)
 {
     size_t i = 0, n = 0, k;
@@ -68,30 +82,8 @@ size_t fuzz_decode(const char *raw, size_t raw_len, uint32_t *cps)
             i += k;
             continue;
         }
-        switch (raw[i + 1]) {
-        case 'b':
-            cps[n++] = 0x08;
-            i += 2;
-            continue;
-        case 'f':
-            cps[n++] = 0x0C;
-            i += 2;
-            continue;
-        case 'n':
-            cps[n++] = 0x0A;
-            i += 2;
-            continue;
-        case 'r':
-            cps[n++] = 0x0D;
-            i += 2;
-            continue;
-        case 't':
-            cps[n++] = 0x09;
-            i += 2;
-            continue;
-        case 'u': break;
-        default:
-            cps[n++] = (unsigned char)raw[i + 1];
+        if (raw[i + 1] != 'u') {
+            cps[n++] = short_escape((unsigned char)raw[i + 1]);
             i += 2;
             continue;
         }
