@@ -436,40 +436,61 @@ static size_t skip_digits(const unsigned char *s, size_t i, size_t len)
     return i;
 }
 
-static wj_code parse_number(parser *p)
+size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
+                      const char **why)
 {
-    const unsigned char *s = p->s;
-    size_t len = p->len, start = p->pos, i = start;
+    const unsigned char *s = (const unsigned char *)json;
+    size_t i = at;
 
     if (s[i] == '-')
         i++;
     if (i < len && s[i] == '0') {
         i++;
-        if (i < len && is_digit(s[i]))
-            return fail(p, WJ_ERR_SYNTAX, i, "leading zero in number");
+        if (i < len && is_digit(s[i])) {
+            *why = "leading zero in number";
+            goto broken;
+        }
     } else if (i < len && is_digit(s[i])) {
         i = skip_digits(s, i + 1, len);
     } else {
-        return fail_syntax(p, i, "expected a digit");
+        *why = "expected a digit";
+        goto broken;
     }
     if (i < len && s[i] == '.') {
         i++;
-        if (i >= len || !is_digit(s[i]))
-            return fail_syntax(p, i, "expected a digit after '.'");
+        if (i >= len || !is_digit(s[i])) {
+            *why = "expected a digit after '.'";
+            goto broken;
+        }
         i = skip_digits(s, i + 1, len);
     }
     if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         i++;
         if (i < len && (s[i] == '+' || s[i] == '-'))
             i++;
-        if (i >= len || !is_digit(s[i]))
-            return fail_syntax(p, i, "expected a digit in the exponent");
-        while (i < len && is_digit(s[i]))
-            i++;
+        if (i >= len || !is_digit(s[i])) {
+            *why = "expected a digit in the exponent";
+            goto broken;
+        }
+        i = skip_digits(s, i + 1, len);
     }
+    return i - at;
+broken:
+    *bad = i;
+    return 0;
+}
+
+static wj_code parse_number(parser *p)
+{
+    size_t start = p->pos, bad = 0;
+    const char *why = NULL;
+    size_t n = wj_number_scan((const char *)p->s, p->len, start, &bad, &why);
+
+    if (!n)
+        return fail_syntax(p, bad, why);
     if (add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->pos = i;
+    p->pos = start + n;
     return WJ_OK;
 }
 

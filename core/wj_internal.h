@@ -364,6 +364,12 @@ static inline size_t wj_number_end(const char *s, size_t len, size_t at)
         at++;
     return at;
 }
+/* The length of the number lexeme at json[at] by RFC 8259's grammar (the
+ * parser's rule), or 0 with the offset of the byte that breaks it in *bad
+ * (len at the end of input) and the reason in *why. */
+size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
+                      const char **why);
+
 /* Offset one past the valid string literal that opens at s[at]. */
 size_t wj_string_end(const char *s, size_t len, size_t at);
 

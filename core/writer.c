@@ -318,10 +318,9 @@ static wj_code put_canonical_number(wj_writer *w, const char *lexeme,
                                     size_t len)
 {
     char text[WJ_NUMBER_MAX_CHARS];
-    wj_error e;
-    if (wj_validate(lexeme, len, w->alloc, &e) != WJ_OK ||
-        (lexeme[0] != '-' && (lexeme[0] < '0' || lexeme[0] > '9')) ||
-        wj_number_end(lexeme, len, 0) != len)
+    size_t bad;
+    const char *why;
+    if (!len || wj_number_scan(lexeme, len, 0, &bad, &why) != len)
         return fail(w, WJ_ERR_ARGUMENT, "not a JSON number");
     len = wj_number_canonical(lexeme, len, text);
     if (!len)
