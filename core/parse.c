@@ -33,14 +33,11 @@ typedef struct parser {
     size_t pos;
     unsigned opts;
     wj_doc *doc;
-    uint32_t cap_tape;
     uint32_t *keys; /* name records of the members of the open objects */
     uint32_t n_keys;
     uint32_t cap_keys;
     uint32_t n_order;
-    uint32_t cap_order;
     size_t names_len;
-    size_t names_cap;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
     wj_error *err;
@@ -173,6 +170,18 @@ static int grow_to(parser *p, void **arr, uint32_t *cap, uint32_t need,
     return 0;
 }
 
+/* An array of uint32 of kind, started with the block an earlier call kept
+ * (scratch.c), or NULL with *cap 0. */
+static uint32_t *take_array(const wj_alloc *alloc, wj_scratch_kind kind,
+                            uint32_t *cap)
+{
+    size_t size;
+    uint32_t *block = wj_scratch_take(alloc, kind, &size);
+    size /= sizeof *block;
+    *cap = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
+    return block;
+}
+
 /* grow_to for the arrays of member names. */
 static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
                 size_t elem)
@@ -185,7 +194,7 @@ static __attribute__((noinline)) int grow_tape(parser *p, uint32_t slots)
 {
     if (p->doc->n_tape > UINT32_MAX - slots)
         return -1;
-    return grow_to(p, (void **)&p->doc->tape, &p->cap_tape,
+    return grow_to(p, (void **)&p->doc->tape, &p->doc->cap_tape,
                    p->doc->n_tape + slots, sizeof(uint32_t), max_slots(p->len));
 }
 
@@ -195,7 +204,7 @@ static inline uint32_t add_record(parser *p, uint32_t slots, size_t start)
 {
     wj_doc *doc = p->doc;
     uint32_t at = doc->n_tape;
-    if (p->cap_tape - at < slots && grow_tape(p, slots) != 0)
+    if (doc->cap_tape - at < slots && grow_tape(p, slots) != 0)
         return UINT32_MAX;
     doc->tape[at] = (uint32_t)start;
     doc->n_tape = at + slots;
@@ -319,16 +328,16 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
 {
     size_t raw_len = end - start - 2;
     uint32_t decoded;
-    if (p->names_cap - p->names_len < raw_len + sizeof decoded) {
+    if (p->doc->cap_names - p->names_len < raw_len + sizeof decoded) {
         size_t cap;
         /* decoded names and their lengths fit in the input's length */
-        char *np = wj_grow(p->doc->alloc, p->doc->names, p->names_cap,
+        char *np = wj_grow(p->doc->alloc, p->doc->names, p->doc->cap_names,
                            p->names_len + raw_len + sizeof decoded, 256,
                            p->len + sizeof decoded, &cap);
         if (!np)
             return wj_fail_nomem(p->err);
         p->doc->names = np;
-        p->names_cap = cap;
+        p->doc->cap_names = cap;
     }
     decoded = (uint32_t)wj_string_decode(
         (const char *)p->s + start + 1, raw_len,
@@ -560,8 +569,8 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
     if (dup_at != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, dup_at, "duplicate member name");
 file:
-    if (p->n_order + n > p->cap_order &&
-        grow(p, (void **)&doc->order, &p->cap_order, p->n_order + n,
+    if (p->n_order + n > doc->cap_order &&
+        grow(p, (void **)&doc->order, &doc->cap_order, p->n_order + n,
              sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
     memcpy(doc->order + p->n_order, names, n * sizeof(uint32_t));
@@ -703,6 +712,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                      const wj_alloc *alloc, wj_error *err)
 {
     parser p;
+    uint32_t first;
     wj_code rc;
 
     memset(doc, 0, sizeof *doc);
@@ -719,16 +729,24 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.opts = opts;
     p.doc = doc;
     p.err = err;
+    doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
+    doc->order = take_array(alloc, WJ_SCRATCH_ORDER, &doc->cap_order);
+    doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
+    p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);
+    p.tmp = take_array(alloc, WJ_SCRATCH_SORT, &p.cap_tmp);
     /* Typical documents need a slot per 16 bytes or fewer; the tape grows
      * by doubling when they need more. */
-    if (grow_to(&p, (void **)&doc->tape, &p.cap_tape,
-                (uint32_t)(len / 16 < 1u << 22 ? len / 16 + 16 : 1u << 22),
+    first = (uint32_t)(len / 16 < 1u << 22 ? len / 16 + 16 : 1u << 22);
+    if (doc->cap_tape < first &&
+        grow_to(&p, (void **)&doc->tape, &doc->cap_tape, first,
                 sizeof(uint32_t), max_slots(len)) != 0)
         rc = wj_fail_nomem(err);
     else
         rc = parse_tree(&p);
-    wj_free(alloc, p.keys);
-    wj_free(alloc, p.tmp);
+    wj_scratch_give(alloc, WJ_SCRATCH_KEYS, p.keys,
+                    (size_t)p.cap_keys * sizeof(uint32_t));
+    wj_scratch_give(alloc, WJ_SCRATCH_SORT, p.tmp,
+                    (size_t)p.cap_tmp * sizeof(uint32_t));
     if (rc != WJ_OK)
         wj_doc_release(doc);
     return rc;
@@ -736,13 +754,19 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
 
 void wj_doc_release(wj_doc *doc)
 {
-    wj_free(doc->alloc, doc->tape);
-    wj_free(doc->alloc, doc->order);
-    wj_free(doc->alloc, doc->names);
+    const wj_alloc *alloc = doc->alloc;
+    wj_scratch_give(alloc, WJ_SCRATCH_TAPE, doc->tape,
+                    (size_t)doc->cap_tape * sizeof(uint32_t));
+    wj_scratch_give(alloc, WJ_SCRATCH_ORDER, doc->order,
+                    (size_t)doc->cap_order * sizeof(uint32_t));
+    wj_scratch_give(alloc, WJ_SCRATCH_NAMES, doc->names, doc->cap_names);
     doc->tape = NULL;
     doc->order = NULL;
     doc->names = NULL;
     doc->n_tape = 0;
+    doc->cap_tape = 0;
+    doc->cap_order = 0;
+    doc->cap_names = 0;
 }
 
 /* Only bytes that start a value are ever looked up. */

@@ -31,6 +31,28 @@ void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);
 
+/* The parser's working arrays, kept between calls that use the default
+ * allocator (scratch.c). */
+typedef enum wj_scratch_kind {
+    WJ_SCRATCH_TAPE,
+    WJ_SCRATCH_ORDER,
+    WJ_SCRATCH_NAMES,
+    WJ_SCRATCH_KEYS,
+    WJ_SCRATCH_SORT,
+    WJ_SCRATCH_KINDS
+} wj_scratch_kind;
+
+/* A kept block of kind for a call with alloc, with its size in bytes in
+ * *size; NULL and 0 when there is none (always, for an allocator of the
+ * caller's). */
+void *wj_scratch_take(const wj_alloc *alloc, wj_scratch_kind kind,
+                      size_t *size);
+
+/* Ends a call's use of block (size bytes, NULL for none): kept for a later
+ * call, or freed. */
+void wj_scratch_give(const wj_alloc *alloc, wj_scratch_kind kind, void *block,
+                     size_t size);
+
 struct wj_sha256;
 
 /* A growable byte buffer.  Writers reserve first, then write unchecked.
@@ -160,8 +182,11 @@ typedef struct wj_doc {
     size_t len;
     uint32_t *tape;
     uint32_t n_tape;
+    uint32_t cap_tape;
     uint32_t *order; /* per object, its name records sorted by decoded bytes */
-    char *names;     /* decoded member names that held escapes */
+    uint32_t cap_order;
+    char *names; /* decoded member names that held escapes */
+    size_t cap_names;
     const wj_alloc *alloc;
 } wj_doc;
 
