@@ -129,6 +129,9 @@ static int run_validate(const char *json, size_t len)
     return wj_validate(json, len, NULL, NULL) != WJ_OK;
 }
 
+/* Called after the function returned (its out and length are read only
+ * then: the order in which a call's arguments are evaluated is not
+ * defined). */
 static int finish(wj_code rc, char *out, size_t out_len)
 {
     sink += out_len;
@@ -140,22 +143,24 @@ static int run_wire(const char *json, size_t len)
 {
     char *out = NULL;
     size_t n = 0;
-    return finish(wj_wire_json(json, len, NULL, 0, NULL, &out, &n, NULL), out,
-                  n);
+    wj_code rc = wj_wire_json(json, len, NULL, 0, NULL, &out, &n, NULL);
+    return finish(rc, out, n);
 }
 
 static int run_sorted(const char *json, size_t len)
 {
     char *out = NULL;
     size_t n = 0;
-    return finish(wj_wire_json_sorted(json, len, NULL, &out, &n, NULL), out, n);
+    wj_code rc = wj_wire_json_sorted(json, len, NULL, &out, &n, NULL);
+    return finish(rc, out, n);
 }
 
 static int run_canonical(const char *json, size_t len)
 {
     char *out = NULL;
     size_t n = 0;
-    return finish(wj_canonical_json(json, len, NULL, &out, &n, NULL), out, n);
+    wj_code rc = wj_canonical_json(json, len, NULL, &out, &n, NULL);
+    return finish(rc, out, n);
 }
 
 static int run_digest(const char *json, size_t len)

@@ -294,24 +294,31 @@ scan_plain_avx2(const unsigned char *s, size_t i, size_t len)
 }
 #endif
 
-/* Index of the first byte at or after i that string_stop flags. */
-static size_t scan_plain(const unsigned char *s, size_t i, size_t len)
+#if defined(__SSE2__)
+/* Bit k set when p[k] stops the scan of a string body (string_stop). */
+static inline unsigned stop_mask16(const unsigned char *p)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    /* signed compare: controls and every byte >= 0x80 are "< ' '" */
+    __m128i m =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                  _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                     _mm_cmplt_epi8(v, _mm_set1_epi8(' ')));
+    return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/* scan_plain past the first 16 bytes: long strings, out of line. */
+static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
+                                                        size_t i, size_t len)
 {
 #if WJ_HAVE_AVX2_PATH
     if (__builtin_cpu_supports("avx2"))
         return scan_plain_avx2(s, i, len);
 #endif
 #if defined(__SSE2__)
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i bslash = _mm_set1_epi8('\\');
-    const __m128i space = _mm_set1_epi8(' ');
     while (len - i >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        /* signed compare: controls and every byte >= 0x80 are "< ' '" */
-        __m128i m = _mm_or_si128(
-            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-            _mm_cmplt_epi8(v, space));
-        unsigned mask = (unsigned)_mm_movemask_epi8(m);
+        unsigned mask = stop_mask16(s + i);
         if (mask)
             return i + (size_t)__builtin_ctz(mask);
         i += 16;
@@ -320,6 +327,21 @@ static size_t scan_plain(const unsigned char *s, size_t i, size_t len)
     while (i < len && !string_stop[s[i]])
         i++;
     return i;
+}
+
+/* Index of the first byte at or after i that string_stop flags.  Most
+ * names and many values end within 16 bytes: those are found inline. */
+static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
+{
+#if defined(__SSE2__)
+    if (len - i >= 16) {
+        unsigned mask = stop_mask16(s + i);
+        if (mask)
+            return i + (size_t)__builtin_ctz(mask);
+        i += 16;
+    }
+#endif
+    return scan_plain_long(s, i, len);
 }
 
 /* Files the decoded form of the escaped name at tape record idx (raw body
