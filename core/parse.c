@@ -372,19 +372,39 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
     return WJ_OK;
 }
 
-/* Parses the string literal at p->pos and adds its record: two slots for a
- * value, three for a member name (whose flags go to *name_flags; a name
- * with escapes is decoded into doc->names). */
-static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
+/* Adds the record of the string literal s[start..end) (end one past its
+ * closing quote) found with flags: two slots for a value, three for a
+ * member name (whose flags go to *name_flags; a name with escapes is
+ * decoded into doc->names). */
+static inline wj_code add_string(parser *p, int is_name, size_t start,
+                                 size_t end, uint8_t flags, uint8_t *name_flags)
+{
+    uint32_t idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
+    p->pos = end;
+    if (idx == UINT32_MAX)
+        return wj_fail_nomem(p->err);
+    if (!is_name) {
+        p->doc->tape[idx + 1] = flags & WJ_STR_REWRITE ? 0 : (uint32_t)end;
+        return WJ_OK;
+    }
+    *name_flags = flags;
+    p->doc->tape[idx + 1] = (uint32_t)end;
+    p->doc->tape[idx + 2] = 0;
+    return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, end) : WJ_OK;
+}
+
+/* The rest of parse_string, out of line: the string that opens at p->pos
+ * goes on past s[i], an escape, a control or a non-ASCII byte (or the end
+ * of input). */
+static __attribute__((noinline)) wj_code
+parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
 {
     const unsigned char *s = p->s;
-    size_t len = p->len, start = p->pos, i = start + 1;
+    size_t len = p->len;
     uint8_t flags = 0;
-    uint32_t idx;
 
     for (;;) {
         unsigned char c;
-        i = scan_plain(s, i, len);
         if (i >= len)
             return fail_syntax(p, len, NULL);
         c = s[i];
@@ -401,13 +421,13 @@ static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
             }
             if (i < len && s[i] >= 0xCC)
                 flags |= WJ_STR_REWRITE;
-            if (i >= len || s[i] != '\\')
-                continue;
-            flags |= WJ_STR_REWRITE;
-            rc = check_escape(p, i, &flags, &k);
-            if (rc != WJ_OK)
-                return rc;
-            i += k;
+            if (i < len && s[i] == '\\') {
+                flags |= WJ_STR_REWRITE;
+                rc = check_escape(p, i, &flags, &k);
+                if (rc != WJ_OK)
+                    return rc;
+                i += k;
+            }
         } else if (c < 0x20) {
             return fail(p, WJ_ERR_SYNTAX, i,
                         "unescaped control character in string");
@@ -422,19 +442,19 @@ static wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
                 i += k;
             } while (i < len && s[i] >= 0x80);
         }
+        i = scan_plain(s, i, len);
     }
-    p->pos = i + 1;
-    idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
-    if (idx == UINT32_MAX)
-        return wj_fail_nomem(p->err);
-    if (!is_name) {
-        p->doc->tape[idx + 1] = flags & WJ_STR_REWRITE ? 0 : (uint32_t)(i + 1);
-        return WJ_OK;
-    }
-    *name_flags = flags;
-    p->doc->tape[idx + 1] = (uint32_t)(i + 1);
-    p->doc->tape[idx + 2] = 0;
-    return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, i + 1) : WJ_OK;
+    return add_string(p, is_name, p->pos, i + 1, flags, name_flags);
+}
+
+/* Parses the string literal at p->pos and adds its record (add_string).
+ * Most strings hold nothing but plain ASCII: those stay inline. */
+static inline wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
+{
+    size_t i = scan_plain(p->s, p->pos + 1, p->len);
+    if (i < p->len && p->s[i] == '"')
+        return add_string(p, is_name, p->pos, i + 1, 0, name_flags);
+    return parse_string_rest(p, is_name, name_flags, i);
 }
 
 static int is_digit(unsigned char c)
