@@ -84,14 +84,6 @@ int wj_compare_utf16(wj_span a, wj_span b)
     return kx < ky ? -1 : kx > ky;
 }
 
-/* Most names differ in their first byte: settle that without memcmp. */
-static inline int compare_bytes_quick(wj_span a, wj_span b)
-{
-    if (a.len && b.len && a.ptr[0] != b.ptr[0])
-        return (unsigned char)a.ptr[0] < (unsigned char)b.ptr[0] ? -1 : 1;
-    return wj_compare_bytes(a, b);
-}
-
 /* The sort, written once; inlined with each comparison it is called with. */
 static inline void merge_sort(const wj_doc *doc, uint32_t *names, uint32_t n,
                               uint32_t *tmp, int (*cmp)(wj_span, wj_span))
@@ -140,7 +132,7 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
                    uint32_t *tmp, int (*cmp)(wj_span, wj_span))
 {
     if (cmp == wj_compare_bytes)
-        merge_sort(doc, names, n, tmp, compare_bytes_quick);
+        merge_sort(doc, names, n, tmp, wj_compare_bytes_quick);
     else
         merge_sort(doc, names, n, tmp, cmp);
 }

@@ -561,20 +561,14 @@ static wj_code parse_literal(parser *p, const char *word)
 }
 
 /* True when the names arrive strictly in order: then they need no sort and
- * none repeats.  Most names differ in their first byte. */
+ * none repeats. */
 static int names_in_order(const wj_doc *doc, const uint32_t *names, uint32_t n)
 {
     uint32_t k;
-    for (k = 1; k < n; k++) {
-        wj_span a = wj_doc_name(doc, names[k - 1]),
-                b = wj_doc_name(doc, names[k]);
-        if (a.len && b.len && a.ptr[0] != b.ptr[0]) {
-            if ((unsigned char)a.ptr[0] > (unsigned char)b.ptr[0])
-                return 0;
-        } else if (wj_compare_bytes(a, b) >= 0) {
+    for (k = 1; k < n; k++)
+        if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
+                                   wj_doc_name(doc, names[k])) >= 0)
             return 0;
-        }
-    }
     return 1;
 }
 
@@ -599,8 +593,9 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
         return wj_fail_nomem(p->err);
     wj_sort_names(doc, names, n, p->tmp, wj_compare_bytes);
     for (k = 1; k < n; k++) {
-        if (wj_compare_bytes(wj_doc_name(doc, names[k - 1]),
-                             wj_doc_name(doc, names[k])) == 0) {
+        wj_span a = wj_doc_name(doc, names[k - 1]),
+                b = wj_doc_name(doc, names[k]);
+        if (a.len == b.len && wj_compare_bytes_quick(a, b) == 0) {
             uint32_t a = doc->tape[names[k - 1]];
             uint32_t b = doc->tape[names[k]];
             size_t later = a > b ? a : b;

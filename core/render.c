@@ -219,49 +219,64 @@ static inline void put_input(render *r, uint32_t at, size_t n)
     wj_buf_put(buf, doc->json + at, n);
 }
 
+/* Writes the string literal that opens at start again, re-escaping it
+ * (out of line: most strings are copied as they are). */
+static __attribute__((noinline)) wj_code write_literal(render *r,
+                                                       uint32_t start)
+{
+    const wj_doc *doc = r->doc;
+    size_t end =
+        r->opts->style == WJ_STYLE_CANONICAL
+            ? wj_write_canonical_literal(r->buf, doc->json, doc->len, start)
+            : wj_write_wire_literal(r->buf, doc->json, doc->len, start);
+    return end ? WJ_OK : nomem(r);
+}
+
 /* Writes the string literal (a value or a member name) opening at start.
  * A plain one (plain_end, one past its closing quote, not 0) is copied as
  * it is: its raw bytes need no escape in either rendering.  The writers
  * find the end of an escaped one as they re-escape it. */
-static wj_code write_string(render *r, uint32_t start, uint32_t plain_end)
+static inline wj_code write_string(render *r, uint32_t start,
+                                   uint32_t plain_end)
 {
-    const wj_doc *doc = r->doc;
-    size_t end;
-    if (plain_end) {
-        if (wj_buf_reserve(r->buf, plain_end - start) != 0)
-            return nomem(r);
-        put_input(r, start, plain_end - start);
-        return WJ_OK;
-    }
-    end = r->opts->style == WJ_STYLE_CANONICAL
-              ? wj_write_canonical_literal(r->buf, doc->json, doc->len, start)
-              : wj_write_wire_literal(r->buf, doc->json, doc->len, start);
-    return end ? WJ_OK : nomem(r);
+    if (!plain_end)
+        return write_literal(r, start);
+    if (wj_buf_reserve(r->buf, plain_end - start) != 0)
+        return nomem(r);
+    put_input(r, start, plain_end - start);
+    return WJ_OK;
 }
 
-static wj_code write_scalar(render *r, uint32_t node)
+/* Writes the number whose lexeme of len bytes starts at start as RFC 8785
+ * writes its double. */
+static __attribute__((noinline)) wj_code
+write_canonical_number(render *r, uint32_t start, size_t len)
+{
+    if (wj_buf_reserve(r->buf, WJ_NUMBER_MAX_CHARS) != 0)
+        return nomem(r);
+    len = wj_number_canonical(r->doc->json + start, len,
+                              r->buf->ptr + r->buf->len);
+    if (!len)
+        return wj_fail(r->err, WJ_ERR_RANGE, start, "rounds to infinity");
+    r->buf->len += len;
+    return WJ_OK;
+}
+
+static inline wj_code write_scalar(render *r, uint32_t node)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = wj_node_start(doc, node);
-    const char *lexeme = doc->json + start;
     size_t len;
 
-    switch (lexeme[0]) {
+    switch (doc->json[start]) {
     case '"': return write_string(r, start, doc->tape[node + 1]);
     case 't':
     case 'n': len = 4; break;
     case 'f': len = 5; break;
     default:
         len = wj_number_end(doc->json, doc->len, start) - start;
-        if (r->opts->style != WJ_STYLE_CANONICAL)
-            break;
-        if (wj_buf_reserve(r->buf, WJ_NUMBER_MAX_CHARS) != 0)
-            return nomem(r);
-        len = wj_number_canonical(lexeme, len, r->buf->ptr + r->buf->len);
-        if (!len)
-            return wj_fail(r->err, WJ_ERR_RANGE, start, "rounds to infinity");
-        r->buf->len += len;
-        return WJ_OK;
+        if (r->opts->style == WJ_STYLE_CANONICAL)
+            return write_canonical_number(r, start, len);
     }
     if (wj_buf_reserve(r->buf, len) != 0)
         return nomem(r);

@@ -418,6 +418,15 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
 int wj_compare_bytes(wj_span a, wj_span b);
 int wj_compare_utf16(wj_span a, wj_span b);
 
+/* wj_compare_bytes, settling inline what the first bytes settle (most
+ * names differ there). */
+static inline int wj_compare_bytes_quick(wj_span a, wj_span b)
+{
+    if (a.len && b.len && a.ptr[0] != b.ptr[0])
+        return (unsigned char)a.ptr[0] < (unsigned char)b.ptr[0] ? -1 : 1;
+    return wj_compare_bytes(a, b);
+}
+
 /* Sorts the name records in names[0..n) by cmp, stably, using tmp (room for n).
  */
 void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
