@@ -593,9 +593,9 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
         return wj_fail_nomem(p->err);
     wj_sort_names(doc, names, n, p->tmp, wj_compare_bytes);
     for (k = 1; k < n; k++) {
-        wj_span a = wj_doc_name(doc, names[k - 1]),
-                b = wj_doc_name(doc, names[k]);
-        if (a.len == b.len && wj_compare_bytes_quick(a, b) == 0) {
+        wj_span x = wj_doc_name(doc, names[k - 1]),
+                y = wj_doc_name(doc, names[k]);
+        if (x.len == y.len && wj_compare_bytes_quick(x, y) == 0) {
             uint32_t a = doc->tape[names[k - 1]];
             uint32_t b = doc->tape[names[k]];
             size_t later = a > b ? a : b;
