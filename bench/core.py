@@ -6,6 +6,7 @@ corpora of several mixes, and peak memory on number- and escape-dense bodies.
   build_core_bench  builds bench/core_bench (CMake option WIREJSON_BENCH)
   mix_sets          one corpus per mix of corpus.MIXES, each its own seed
   run_core          core_bench over those corpora: MB/s and × simdjson
+  sql_rounds        the SQL functions against json() in one process
   memory            core_bench --mem per function, each in a fresh process
   render            the Markdown sections and the target verdicts
 """
@@ -13,6 +14,7 @@ corpora of several mixes, and peak memory on number- and escape-dense bodies.
 import json
 import os
 import subprocess
+import sys
 
 import corpus
 import prepare
@@ -48,6 +50,18 @@ def build_core_bench(build_dir, log_file, say):
         say("  core_bench did not build (see %s)" % log_file)
         return None
     return path
+
+
+def sql_rounds(db, extension, rounds):
+    """SQL_FUNCTIONS against json() in one process (bench/sql_rounds.py):
+    {function: {median, ratio, min_ratio, max_ratio}} or {"error": ...}."""
+    res = subprocess.run([sys.executable, os.path.join(HERE, "sql_rounds.py"), db,
+                          extension, str(rounds)] + SQL_FUNCTIONS,
+                         capture_output=True, text=True, check=False)
+    try:
+        return json.loads(res.stdout)
+    except ValueError:
+        return {"error": res.stderr.strip()[-300:] or "sql_rounds.py failed"}
 
 
 def mix_sets(data_dir, size, log):
@@ -161,6 +175,21 @@ def sql_table(sql_results):
     return lines
 
 
+def inproc_table(inproc):
+    """inproc: [(mix, folder, sql_rounds result)]."""
+    lines = ["| corpus | json() s | " + " | ".join("%s × json()" % f for f in SQL_FUNCTIONS)
+             + " |", "|---|---:|" + "---:|" * len(SQL_FUNCTIONS)]
+    for mix, folder, res in inproc:
+        cells = ["%s (%s)" % (mix, os.path.basename(folder)),
+                 fmt(res.get("json", {}).get("median"), "%.3f")]
+        for f in SQL_FUNCTIONS:
+            r = res.get(f)
+            cells.append("%.2f (%.2f–%.2f)" % (r["ratio"], r["min_ratio"], r["max_ratio"])
+                         if r else res.get("error", "–")[:40])
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
 def memory_table(mem):
     lines = ["| input | " + " | ".join(MEMORY_FUNCTIONS) + " |",
              "|---|" + "---:|" * len(MEMORY_FUNCTIONS)]
@@ -174,7 +203,7 @@ def verdict(ok):
     return "met" if ok else "missed"
 
 
-def targets(core, sql_results, mem):
+def targets(core, inproc, mem):
     """[(target, measured, verdict)] for issue 14."""
     out = []
     if "corpora" in core:
@@ -185,10 +214,10 @@ def targets(core, sql_results, mem):
                 out.append(("%s ≥ %.2f× simdjson DOM parse, every corpus" % (name, limit),
                             "%.2f–%.2f×" % (min(xs), max(xs)), verdict(min(xs) >= limit)))
     for f, limit in SQL_TARGETS.items():
-        xs = [s.get("bodies:%s(body)" % f, {}).get("ratio") for _, _, s in sql_results]
+        xs = [r.get(f, {}).get("ratio") for _, _, r in inproc]
         xs = [x for x in xs if x is not None]
         if xs:
-            out.append(("%s(body) ≤ %.1f× json(), every corpus" % (f, limit),
+            out.append(("%s(body) ≤ %.1f× json() in one process, every corpus" % (f, limit),
                         "%.2f–%.2f×" % (min(xs), max(xs)), verdict(max(xs) <= limit)))
     for name, row in mem.items():
         xs = [row[f] for f in MEMORY_FUNCTIONS if f.startswith("wj_") and row[f] is not None]
@@ -199,7 +228,7 @@ def targets(core, sql_results, mem):
     return out
 
 
-def render(core, sql_results, mem, rounds, sql_runs, size_label):
+def render(core, sql_results, inproc, mem, rounds, sql_runs, size_label):
     out = ["## Core: the C API against simdjson (issue 14)", "",
            "`bench/core_bench` (C, no SQLite), one process, every function over every body "
            "of each corpus, %d rounds (the order of the functions rotates); MB/s of input "
@@ -213,6 +242,13 @@ def render(core, sql_results, mem, rounds, sql_runs, size_label):
             "`SELECT sum(length(F(body))) FROM bodies` in a fresh process, paired with "
             "json() as in the main table, %d runs, medians of the ratios." % sql_runs, ""]
     out += sql_table(sql_results)
+    out += ["", "## SQL in one process", "",
+            "bench/sql_rounds.py: one process opens each corpus and loads the extension "
+            "once, warms every query up, then times %d rounds of each function right "
+            "after a json() of its own (the order rotates); the median over rounds of "
+            "the ratio, and its range. The targets below are judged on this table." % rounds,
+            ""]
+    out += inproc_table(inproc)
     out += ["", "## Peak memory", "",
             "`core_bench --mem F FILE`: peak RSS (VmHWM) of a process that reads FILE and "
             "runs F once on it, minus that of a process that only reads it, over the "
@@ -220,5 +256,5 @@ def render(core, sql_results, mem, rounds, sql_runs, size_label):
     out += memory_table(mem)
     out += ["", "## Targets of issue 14", "",
             "| target | measured | verdict |", "|---|---|---|"]
-    out += ["| %s | %s | %s |" % t for t in targets(core, sql_results, mem)]
+    out += ["| %s | %s | %s |" % t for t in targets(core, inproc, mem)]
     return out

@@ -9,11 +9,15 @@
  * the code, a static reason and, for input errors, the 0-based byte offset.
  *
  * Results are allocated through the allocator given (NULL: malloc) and are
- * released with wj_free() and that same allocator.  No function keeps state
- * between calls and there is no process-wide object: all are safe to call
- * from any number of threads at once.  The two objects (wj_writer,
- * wj_conversation) hold their caller's state; each may be used by one
- * thread at a time.
+ * released with wj_free() and that same allocator.  No result depends on
+ * an earlier call, and all functions are safe to call from any number of
+ * threads at once.  With the default allocator (NULL) the library keeps
+ * the parser's working arrays of a finished call, one of each kind and at
+ * most 4 MiB each, for the next call of any thread (so that each call does
+ * not fault fresh pages in); they stay reachable until the process exits.
+ * A call with an allocator of its own keeps nothing.  The two objects
+ * (wj_writer, wj_conversation) hold their caller's state; each may be used
+ * by one thread at a time.
  */
 #ifndef WIREJSON_H
 #define WIREJSON_H
