@@ -34,21 +34,6 @@ static const unsigned char canonical_keeps[256] = {
     ['t'] = 1, ['b'] = 1,  ['f'] = 1,
 };
 
-static uint32_t hex_value(const char *s)
-{
-    uint32_t v = 0;
-    int k;
-    for (k = 0; k < 4; k++) {
-        char c = s[k];
-        v <<= 4;
-        if (c <= '9')
-            v |= (uint32_t)(c - '0');
-        else
-            v |= (uint32_t)((c | 0x20) - 'a' + 10);
-    }
-    return v;
-}
-
 /* Decodes the escape at raw[0] == '\\' into a code point (a lone surrogate
  * stays a surrogate) and returns its length in bytes. */
 static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
@@ -63,10 +48,10 @@ static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
     case 'u': break;
     default: *cp = (unsigned char)raw[1]; return 2; /* " \ / */
     }
-    hi = hex_value(raw + 2);
+    hi = (uint32_t)wj_hex4((const unsigned char *)raw + 2);
     if (hi >= 0xD800 && hi <= 0xDBFF && avail >= 12 && raw[6] == '\\' &&
         raw[7] == 'u') {
-        lo = hex_value(raw + 8);
+        lo = (uint32_t)wj_hex4((const unsigned char *)raw + 8);
         if (lo >= 0xDC00 && lo <= 0xDFFF) {
             *cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
             return 12;
@@ -116,14 +101,21 @@ copy_run_avx2(char *out, const char *room_end, const char *s, size_t i,
 }
 #endif
 
-/*
- * Copies s[i..limit) to the output up to the next byte that stops_run and
- * returns its index (limit when there is none).  Where the buffer has room
- * it moves 16 or 32 bytes at a time, storing a whole block before it knows
- * where the run ends.  (Inside a valid literal a '"' is its closing quote.)
- */
-static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit,
-                       int text)
+#if defined(__SSE2__)
+/* Bit k set when byte k of v stops a run (stops_run). */
+static inline unsigned run_stops16(__m128i v, int text)
+{
+    __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+    if (text) /* signed: the controls and every byte >= 0x80 */
+        stop = _mm_or_si128(stop, _mm_cmplt_epi8(v, _mm_set1_epi8(' ')));
+    return (unsigned)_mm_movemask_epi8(stop);
+}
+#endif
+
+/* copy_run for a run that goes on past its first 16 bytes, out of line. */
+static __attribute__((noinline)) size_t
+copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
 {
     char *out = buf->ptr + buf->len;
     const char *room_end = buf->ptr + buf->cap;
@@ -138,26 +130,16 @@ static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit,
     }
 #endif
 #if defined(__SSE2__)
-    {
-        const __m128i quote = _mm_set1_epi8('"');
-        const __m128i backslash = _mm_set1_epi8('\\');
-        const __m128i space = _mm_set1_epi8(' ');
-        while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-            __m128i stop = _mm_or_si128(_mm_cmpeq_epi8(v, quote),
-                                        _mm_cmpeq_epi8(v, backslash));
-            unsigned mask;
-            if (text)
-                stop = _mm_or_si128(stop, _mm_cmplt_epi8(v, space));
-            mask = (unsigned)_mm_movemask_epi8(stop);
-            _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
-            if (mask) {
-                i += (size_t)__builtin_ctz(mask);
-                buf->len += i - start;
-                return i;
-            }
-            i += 16;
+    while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        unsigned mask = run_stops16(v, text);
+        _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
+        if (mask) {
+            i += (size_t)__builtin_ctz(mask);
+            buf->len += i - start;
+            return i;
         }
+        i += 16;
     }
 #else
     (void)room_end;
@@ -168,6 +150,32 @@ static size_t copy_run(wj_buf *buf, const char *s, size_t i, size_t limit,
     }
     buf->len += i - start;
     return i;
+}
+
+/*
+ * Copies s[i..limit) to the output up to the next byte that stops_run and
+ * returns its index (limit when there is none).  Where the buffer has room
+ * it moves 16 or 32 bytes at a time, storing a whole block before it knows
+ * where the run ends; the first 16 inline, since the runs between escapes
+ * are mostly short.  (Inside a valid literal a '"' is its closing quote.)
+ */
+static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
+                              size_t limit, int text)
+{
+#if defined(__SSE2__)
+    if (limit - i >= 16 && buf->cap - buf->len >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        unsigned mask = run_stops16(v, text);
+        _mm_storeu_si128((__m128i *)(void *)(buf->ptr + buf->len), v);
+        if (mask) {
+            buf->len += (size_t)__builtin_ctz(mask);
+            return i + (size_t)__builtin_ctz(mask);
+        }
+        buf->len += 16;
+        i += 16;
+    }
+#endif
+    return copy_run_long(buf, s, i, limit, text);
 }
 
 size_t wj_string_decode(const char *raw, size_t raw_len, char *out)

@@ -211,26 +211,6 @@ static inline uint32_t add_record(parser *p, uint32_t slots, size_t start)
     return at;
 }
 
-/* One more than the value of each hex digit; 0 for every other byte. */
-/* clang-format off */
-static const unsigned char hex_digit[256] = {
-    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,
-    ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
-    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
-    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
-};
-/* clang-format on */
-
-/* The value of four hex digits at s, or -1 when one is not a hex digit. */
-static int32_t hex4(const unsigned char *s)
-{
-    unsigned a = hex_digit[s[0]], b = hex_digit[s[1]], c = hex_digit[s[2]],
-             d = hex_digit[s[3]];
-    if (!a || !b || !c || !d)
-        return -1;
-    return (int32_t)((a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1));
-}
-
 /* Validates the escape at s[i] == '\\' and stores its length in *n.  Sets
  * WJ_STR_UTF16 in *flags for what sorts differently in UTF-16. */
 static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
@@ -248,14 +228,14 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
         return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
     /* A non-hex digit is the escape's fault even when the input ends. */
     for (k = 2; k < 6 && i + k < len; k++)
-        if (!hex_digit[s[i + k]])
+        if (!wj_hex_value[s[i + k]])
             return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
     if (len - i < 6)
         return fail_syntax(p, len, NULL);
-    cp = hex4(s + i + 2);
+    cp = wj_hex4(s + i + 2);
     if (cp >= 0xD800 && cp <= 0xDBFF && len - i >= 12 && s[i + 6] == '\\' &&
         s[i + 7] == 'u') {
-        lo = hex4(s + i + 8);
+        lo = wj_hex4(s + i + 8);
         if (lo >= 0xDC00 && lo <= 0xDFFF) {
             *flags |= WJ_STR_UTF16;
             *n = 12;

@@ -105,6 +105,21 @@ extern const char wj_hex_digits[];
 /* Writes bytes[0..n) as 2n lowercase hex characters at out (no NUL). */
 void wj_hex_encode(const unsigned char *bytes, size_t n, char *out);
 
+/* One more than the value of each hex digit (either case); 0 for every
+ * other byte. */
+extern const unsigned char wj_hex_value[256];
+
+/* The value of the four hex digits at s, or -1 when one is not a hex
+ * digit. */
+static inline int32_t wj_hex4(const unsigned char *s)
+{
+    unsigned a = wj_hex_value[s[0]], b = wj_hex_value[s[1]],
+             c = wj_hex_value[s[2]], d = wj_hex_value[s[3]];
+    if (!a || !b || !c || !d)
+        return -1;
+    return (int32_t)((a - 1) << 12 | (b - 1) << 8 | (c - 1) << 4 | (d - 1));
+}
+
 /* ---------------------------------------------------------------- SHA-256 */
 
 /*
