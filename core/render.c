@@ -199,19 +199,31 @@ static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
     return WJ_OK;
 }
 
-/* Appends the n input bytes at doc->json + at.  Lexemes and names are
- * mostly shorter than 16 bytes: where the input and the buffer both have
- * 16 bytes to spare, one unaligned 16-byte move does it without a call to
- * memcpy (the bytes past n are overwritten by what comes next). */
+/* The room put_input wants beyond the bytes it writes. */
+#define PUT_SLACK 32
+
+/* Makes room for put_input to write n bytes; 0, or -1 when out of memory. */
+static inline int reserve_input(render *r, size_t n)
+{
+    return wj_buf_reserve(r->buf, n + PUT_SLACK);
+}
+
+/* Appends the n input bytes at doc->json + at, where reserve_input(r, n)
+ * made room.  Lexemes and names are mostly short: where the input has 32
+ * bytes to spare, two unaligned 16-byte moves do up to 32 without a call
+ * to memcpy (the bytes past n are overwritten by what comes next). */
 static inline void put_input(render *r, uint32_t at, size_t n)
 {
     const wj_doc *doc = r->doc;
     wj_buf *buf = r->buf;
 #if defined(__SSE2__)
-    if (n <= 16 && doc->len - at >= 16 && buf->cap - buf->len >= 16) {
-        _mm_storeu_si128(
-            (__m128i *)(void *)(buf->ptr + buf->len),
-            _mm_loadu_si128((const __m128i *)(const void *)(doc->json + at)));
+    if (n <= 32 && doc->len - at >= 32) {
+        const char *from = doc->json + at;
+        char *to = buf->ptr + buf->len;
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)from);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + 16));
+        _mm_storeu_si128((__m128i *)(void *)to, a);
+        _mm_storeu_si128((__m128i *)(void *)(to + 16), b);
         buf->len += n;
         return;
     }
@@ -241,7 +253,7 @@ static inline wj_code write_string(render *r, uint32_t start,
 {
     if (!plain_end)
         return write_literal(r, start);
-    if (wj_buf_reserve(r->buf, plain_end - start) != 0)
+    if (reserve_input(r, plain_end - start) != 0)
         return nomem(r);
     put_input(r, start, plain_end - start);
     return WJ_OK;
@@ -278,7 +290,7 @@ static inline wj_code write_scalar(render *r, uint32_t node)
         if (r->opts->style == WJ_STYLE_CANONICAL)
             return write_canonical_number(r, start, len);
     }
-    if (wj_buf_reserve(r->buf, len) != 0)
+    if (reserve_input(r, len) != 0)
         return nomem(r);
     put_input(r, start, len);
     return WJ_OK;
