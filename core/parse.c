@@ -226,13 +226,14 @@ static wj_code check_escape(parser *p, size_t i, uint8_t *flags, size_t *n)
     }
     if (s[i + 1] != 'u')
         return fail(p, WJ_ERR_SYNTAX, i, "invalid escape sequence");
-    /* A non-hex digit is the escape's fault even when the input ends. */
-    for (k = 2; k < 6 && i + k < len; k++)
-        if (!wj_hex_value[s[i + k]])
-            return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
-    if (len - i < 6)
+    cp = len - i >= 6 ? wj_hex4(s + i + 2) : -1;
+    if (cp < 0) {
+        /* A non-hex digit is the escape's fault even when the input ends. */
+        for (k = 2; k < 6 && i + k < len; k++)
+            if (!wj_hex_value[s[i + k]])
+                return fail(p, WJ_ERR_SYNTAX, i, "invalid \\u escape");
         return fail_syntax(p, len, NULL);
-    cp = wj_hex4(s + i + 2);
+    }
     if (cp >= 0xD800 && cp <= 0xDBFF && len - i >= 12 && s[i + 6] == '\\' &&
         s[i + 7] == 'u') {
         lo = wj_hex4(s + i + 8);
