@@ -397,53 +397,102 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
     return MODE_SCHEMA;
 }
 
+/* Writes a member's name: a ',' first unless it is the first, a ':' after.
+ * A name without escapes goes with one reservation. */
+static inline wj_code write_name(render *r, uint32_t name, int first)
+{
+    const wj_doc *doc = r->doc;
+    uint32_t start = wj_node_start(doc, name);
+    wj_code rc;
+
+    if (!wj_name_escaped(doc, name)) {
+        uint32_t n = wj_name_end(doc, name) - start;
+        if (reserve_input(r, (size_t)n + 2) != 0)
+            return nomem(r);
+        if (!first)
+            wj_buf_putc(r->buf, ',');
+        put_input(r, start, n);
+        wj_buf_putc(r->buf, ':');
+        return WJ_OK;
+    }
+    if (wj_buf_reserve(r->buf, 1) != 0)
+        return nomem(r);
+    if (!first)
+        wj_buf_putc(r->buf, ',');
+    rc = write_literal(r, start);
+    if (rc != WJ_OK)
+        return rc;
+    if (wj_buf_reserve(r->buf, 1) != 0)
+        return nomem(r);
+    wj_buf_putc(r->buf, ':');
+    return WJ_OK;
+}
+
+/*
+ * The walk: the innermost open container's scalar elements or members are
+ * written in a run; a container among them gets a frame of its own (which
+ * may move the frames and the scratch lists, so the run ends there), and a
+ * container whose elements are all written is closed.
+ */
 static wj_code walk(render *r, uint32_t root)
 {
     const wj_doc *doc = r->doc;
     mode root_mode = r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
+    int ask_hook = r->hook_values; /* every value, scalars too */
     wj_code rc = open_value(r, root, root_mode, 0);
 
     while (rc == WJ_OK && r->depth > 0) {
         frame *f = &r->frames[r->depth - 1];
-        int is_array = f->is_array;
-        uint32_t name, value;
+        uint32_t done = f->done, total = f->total, value;
 
-        if (wj_buf_reserve(r->buf, 2) != 0)
-            return nomem(r);
-        if (f->done == f->total) {
-            wj_buf_putc(r->buf, is_array ? ']' : '}');
-            r->n_scratch = f->mark;
-            r->depth--;
-            continue;
+        if (f->is_array) {
+            uint32_t child = f->child;
+            for (; done < total; done++) {
+                value = child;
+                child = wj_node_next(doc, value);
+                if (wj_buf_reserve(r->buf, 1) != 0)
+                    return nomem(r);
+                if (done)
+                    wj_buf_putc(r->buf, ',');
+                if (ask_hook || wj_node_is_container(doc, value)) {
+                    f->done = done + 1;
+                    f->child = child;
+                    rc = open_value(r, value, (mode)f->mode, 0);
+                    break;
+                }
+                rc = write_scalar(r, value);
+                if (rc != WJ_OK)
+                    return rc;
+            }
+        } else {
+            const uint32_t *list =
+                (f->own_list ? r->scratch : doc->order) + f->list;
+            for (; done < total; done++) {
+                uint32_t name = list[done];
+                value = wj_member_value(name);
+                rc = write_name(r, name, done == 0);
+                if (rc != WJ_OK)
+                    return rc;
+                if (ask_hook || wj_node_is_container(doc, value)) {
+                    f->done = done + 1;
+                    rc = open_value(
+                        r, value,
+                        member_mode(r, (mode)f->mode, name, r->depth == 1),
+                        f->node);
+                    break;
+                }
+                rc = write_scalar(r, value);
+                if (rc != WJ_OK)
+                    return rc;
+            }
         }
-        if (f->done++)
-            wj_buf_putc(r->buf, ',');
-        if (is_array) {
-            value = f->child;
-            f->child = wj_node_next(doc, value);
-            /* scalars straight away: no frame, no mode, no hook to ask */
-            rc = !r->hook_values && !wj_node_is_container(doc, value)
-                     ? write_scalar(r, value)
-                     : open_value(r, value, (mode)f->mode, 0);
-            continue;
-        }
-        name = f->own_list ? r->scratch[f->list + f->done - 1]
-                           : doc->order[f->list + f->done - 1];
-        rc = write_string(r, wj_node_start(doc, name),
-                          wj_name_escaped(doc, name) ? 0
-                                                     : wj_name_end(doc, name));
-        if (rc != WJ_OK)
-            break;
+        if (done < total)
+            continue; /* a container opened: f may have moved */
         if (wj_buf_reserve(r->buf, 1) != 0)
             return nomem(r);
-        wj_buf_putc(r->buf, ':');
-        value = wj_member_value(name);
-        if (!r->hook_values && !wj_node_is_container(doc, value))
-            rc = write_scalar(r, value);
-        else
-            rc = open_value(r, value,
-                            member_mode(r, (mode)f->mode, name, r->depth == 1),
-                            f->node);
+        wj_buf_putc(r->buf, f->is_array ? ']' : '}');
+        r->n_scratch = f->mark;
+        r->depth--;
     }
     return rc;
 }
