@@ -465,8 +465,10 @@ static wj_code walk(render *r, uint32_t root)
                     return rc;
             }
         } else {
-            const uint32_t *list =
-                (f->own_list ? r->scratch : doc->order) + f->list;
+            /* no arithmetic on a NULL list (wj_doc_members) */
+            const uint32_t *list = !total        ? NULL
+                                   : f->own_list ? r->scratch + f->list
+                                                 : doc->order + f->list;
             for (; done < total; done++) {
                 uint32_t name = list[done];
                 value = wj_member_value(name);
