@@ -113,42 +113,43 @@ static inline unsigned run_stops16(__m128i v, int text)
 }
 #endif
 
+#if defined(__SSE2__)
+/* Copies the 16 bytes at s[*i] to the output (which has room for them) and
+ * moves *i and the output's length to the first that stops a run, returning
+ * 1, or past all 16, returning 0. */
+static inline int copy16(wj_buf *buf, const char *s, size_t *i, int text)
+{
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + *i));
+    unsigned mask = run_stops16(v, text);
+    size_t n = mask ? (size_t)__builtin_ctz(mask) : 16;
+    _mm_storeu_si128((__m128i *)(void *)(buf->ptr + buf->len), v);
+    buf->len += n;
+    *i += n;
+    return mask != 0;
+}
+#endif
+
 /* copy_run for a run that goes on past its first 16 bytes, out of line. */
 static __attribute__((noinline)) size_t
 copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
 {
-    char *out = buf->ptr + buf->len;
-    const char *room_end = buf->ptr + buf->cap;
-    size_t start = i;
 #if WJ_HAVE_AVX2_PATH
     if (__builtin_cpu_supports("avx2")) {
-        i = copy_run_avx2(out, room_end, s, i, limit, text);
-        if (i < limit && stops_run((unsigned char)s[i], text)) {
-            buf->len += i - start;
+        size_t from = i;
+        i = copy_run_avx2(buf->ptr + buf->len, buf->ptr + buf->cap, s, i, limit,
+                          text);
+        buf->len += i - from;
+        if (i < limit && stops_run((unsigned char)s[i], text))
             return i;
-        }
     }
 #endif
 #if defined(__SSE2__)
-    while (limit - i >= 16 && room_end - (out + (i - start)) >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        unsigned mask = run_stops16(v, text);
-        _mm_storeu_si128((__m128i *)(void *)(out + (i - start)), v);
-        if (mask) {
-            i += (size_t)__builtin_ctz(mask);
-            buf->len += i - start;
+    while (limit - i >= 16 && buf->cap - buf->len >= 16)
+        if (copy16(buf, s, &i, text))
             return i;
-        }
-        i += 16;
-    }
-#else
-    (void)room_end;
 #endif
-    while (i < limit && !stops_run((unsigned char)s[i], text)) {
-        out[i - start] = s[i];
-        i++;
-    }
-    buf->len += i - start;
+    while (i < limit && !stops_run((unsigned char)s[i], text))
+        buf->ptr[buf->len++] = s[i++];
     return i;
 }
 
@@ -163,17 +164,9 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
                               size_t limit, int text)
 {
 #if defined(__SSE2__)
-    if (limit - i >= 16 && buf->cap - buf->len >= 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-        unsigned mask = run_stops16(v, text);
-        _mm_storeu_si128((__m128i *)(void *)(buf->ptr + buf->len), v);
-        if (mask) {
-            buf->len += (size_t)__builtin_ctz(mask);
-            return i + (size_t)__builtin_ctz(mask);
-        }
-        buf->len += 16;
-        i += 16;
-    }
+    if (limit - i >= 16 && buf->cap - buf->len >= 16 &&
+        copy16(buf, s, &i, text))
+        return i;
 #endif
     return copy_run_long(buf, s, i, limit, text);
 }

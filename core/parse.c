@@ -287,6 +287,19 @@ static inline unsigned stop_mask16(const unsigned char *p)
                      _mm_cmplt_epi8(v, _mm_set1_epi8(' ')));
     return (unsigned)_mm_movemask_epi8(m);
 }
+
+/* Moves *i to the first of the 16 bytes at s[*i] that string_stop flags and
+ * returns 1, or past all 16 and returns 0. */
+static inline int scan16(const unsigned char *s, size_t *i)
+{
+    unsigned mask = stop_mask16(s + *i);
+    if (!mask) {
+        *i += 16;
+        return 0;
+    }
+    *i += (size_t)__builtin_ctz(mask);
+    return 1;
+}
 #endif
 
 /* scan_plain past the first 16 bytes: long strings, out of line. */
@@ -298,12 +311,9 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
         return scan_plain_avx2(s, i, len);
 #endif
 #if defined(__SSE2__)
-    while (len - i >= 16) {
-        unsigned mask = stop_mask16(s + i);
-        if (mask)
-            return i + (size_t)__builtin_ctz(mask);
-        i += 16;
-    }
+    while (len - i >= 16)
+        if (scan16(s, &i))
+            return i;
 #endif
     while (i < len && !string_stop[s[i]])
         i++;
@@ -315,12 +325,8 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
 static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 {
 #if defined(__SSE2__)
-    if (len - i >= 16) {
-        unsigned mask = stop_mask16(s + i);
-        if (mask)
-            return i + (size_t)__builtin_ctz(mask);
-        i += 16;
-    }
+    if (len - i >= 16 && scan16(s, &i))
+        return i;
 #endif
     return scan_plain_long(s, i, len);
 }
