@@ -23,6 +23,8 @@ import time
 
 import psycopg2
 
+import sections
+
 CONTENDERS = [
     # (name, expression, what it is)
     ("scan", "length(body)", "the floor: read and detoast each body"),
@@ -93,21 +95,6 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
 
 
-def write_section(out, text):
-    old = open(out, encoding="utf-8").read() if os.path.exists(out) else ""
-    m = re.search(r"^## PostgreSQL\n.*?(?=^## |\Z)", old, re.S | re.M)
-    if m:
-        # A "### Notes" part written by hand (a profile, say) is kept.
-        notes = re.search(r"^### Notes\n.*", m.group(0), re.S | re.M)
-        if notes:
-            text = text.rstrip("\n") + "\n\n" + notes.group(0).rstrip("\n") + "\n\n"
-        new = old[:m.start()] + text + old[m.end():]
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    with open(out, "w", encoding="utf-8") as f:
-        f.write(new)
-
-
 def main():
     ap = argparse.ArgumentParser()
     for a in ("--host", "--user", "--corpus", "--out", "--label"):
@@ -168,7 +155,7 @@ def main():
               "`data_digest(j::text)`.", ""]
     text = "\n".join(lines)
     print(text)
-    write_section(args.out, text)
+    sections.write(args.out, "PostgreSQL", text)
     return 0 if all_met else 1
 
 

@@ -31,7 +31,6 @@ start-up cost.
 """
 
 import argparse
-import json
 import os
 import platform
 import statistics
@@ -43,6 +42,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+
+import sections  # noqa: E402
 
 PY = "/usr/bin/python3"
 CONTENDERS = ["wirejson text (str)", "wirejson text (bytes)", "json route",
@@ -285,21 +286,6 @@ def render(r):
     return "\n".join(lines)
 
 
-def write_section(path, section):
-    text = ""
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    start = text.find("\n## Python\n")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start + 1] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -364,7 +350,7 @@ def main(argv):
     section = render(result)
     print(section)
     if not args.quick:
-        write_section(os.path.join(HERE, "RESULTS.md"), section)
+        sections.write(os.path.join(HERE, "RESULTS.md"), "Python", section)
         say("wrote the Python section of bench/RESULTS.md")
     return 0
 
