@@ -199,40 +199,84 @@ static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
     return WJ_OK;
 }
 
+/*
+ * The output, as the walk writes it: where the next byte goes and where the
+ * room reserved ends.  The walk keeps it in local variables (registers) and
+ * hands it to r->buf only around calls that write through the buffer
+ * (cursor_pause, cursor_resume): a store of a byte may alias any memory, so
+ * a length kept in the buffer would be read again after every byte.
+ */
+typedef struct cursor {
+    char *at;
+    char *end;
+} cursor;
+
+static inline cursor cursor_resume(const wj_buf *buf)
+{
+    cursor c;
+    c.at = buf->ptr + buf->len;
+    c.end = buf->ptr + buf->cap;
+    return c;
+}
+
+static inline void cursor_pause(wj_buf *buf, cursor c)
+{
+    buf->len = (size_t)(c.at - buf->ptr);
+}
+
+/* Grows buf, whose output ends at `at`, to have room for n more bytes;
+ * returns where the output now ends, or NULL when out of memory. */
+static __attribute__((noinline)) char *grow_room(wj_buf *buf, char *at,
+                                                 size_t n)
+{
+    buf->len = (size_t)(at - buf->ptr);
+    if (wj_buf_grow(buf, n) != 0)
+        return NULL;
+    return buf->ptr + buf->len;
+}
+
+/* Makes room for n more bytes at c; 0, or -1 when out of memory. */
+static inline int room(wj_buf *buf, cursor *c, size_t n)
+{
+    char *at;
+    if ((size_t)(c->end - c->at) >= n)
+        return 0;
+    at = grow_room(buf, c->at, n);
+    if (!at)
+        return -1;
+    c->at = at;
+    c->end = buf->ptr + buf->cap;
+    return 0;
+}
+
 /* The room put_input wants beyond the bytes it writes. */
 #define PUT_SLACK 32
 
-/* Makes room for put_input to write n bytes; 0, or -1 when out of memory. */
-static inline int reserve_input(render *r, size_t n)
+/* Appends the n input bytes at json + at (json holds len bytes), where
+ * room(n + PUT_SLACK) was made.  Lexemes and names are mostly short: where
+ * the input has 32 bytes to spare, two unaligned 16-byte moves do up to 32
+ * without a call to memcpy (the bytes past n are overwritten by what comes
+ * next). */
+static inline void put_input(cursor *c, const char *json, size_t len,
+                             uint32_t at, size_t n)
 {
-    return wj_buf_reserve(r->buf, n + PUT_SLACK);
-}
-
-/* Appends the n input bytes at doc->json + at, where reserve_input(r, n)
- * made room.  Lexemes and names are mostly short: where the input has 32
- * bytes to spare, two unaligned 16-byte moves do up to 32 without a call
- * to memcpy (the bytes past n are overwritten by what comes next). */
-static inline void put_input(render *r, uint32_t at, size_t n)
-{
-    const wj_doc *doc = r->doc;
-    wj_buf *buf = r->buf;
 #if defined(__SSE2__)
-    if (n <= 32 && doc->len - at >= 32) {
-        const char *from = doc->json + at;
-        char *to = buf->ptr + buf->len;
+    if (n <= 32 && len - at >= 32) {
+        const char *from = json + at;
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)from);
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + 16));
-        _mm_storeu_si128((__m128i *)(void *)to, a);
-        _mm_storeu_si128((__m128i *)(void *)(to + 16), b);
-        buf->len += n;
+        _mm_storeu_si128((__m128i *)(void *)c->at, a);
+        _mm_storeu_si128((__m128i *)(void *)(c->at + 16), b);
+        c->at += n;
         return;
     }
 #endif
-    wj_buf_put(buf, doc->json + at, n);
+    memcpy(c->at, json + at, n);
+    c->at += n;
 }
 
 /* Writes the string literal that opens at start again, re-escaping it
- * (out of line: most strings are copied as they are). */
+ * (through r->buf, out of line: most strings are copied as they are). */
 static __attribute__((noinline)) wj_code write_literal(render *r,
                                                        uint32_t start)
 {
@@ -244,23 +288,8 @@ static __attribute__((noinline)) wj_code write_literal(render *r,
     return end ? WJ_OK : nomem(r);
 }
 
-/* Writes the string literal (a value or a member name) opening at start.
- * A plain one (plain_end, one past its closing quote, not 0) is copied as
- * it is: its raw bytes need no escape in either rendering.  The writers
- * find the end of an escaped one as they re-escape it. */
-static inline wj_code write_string(render *r, uint32_t start,
-                                   uint32_t plain_end)
-{
-    if (!plain_end)
-        return write_literal(r, start);
-    if (reserve_input(r, plain_end - start) != 0)
-        return nomem(r);
-    put_input(r, start, plain_end - start);
-    return WJ_OK;
-}
-
 /* Writes the number whose lexeme of len bytes starts at start as RFC 8785
- * writes its double. */
+ * writes its double (through r->buf). */
 static __attribute__((noinline)) wj_code
 write_canonical_number(render *r, uint32_t start, size_t len)
 {
@@ -274,31 +303,52 @@ write_canonical_number(render *r, uint32_t start, size_t len)
     return WJ_OK;
 }
 
-static inline wj_code write_scalar(render *r, uint32_t node)
+/* Writes the scalar at node, whose first byte is c.  A plain string (its
+ * `plain end` not 0: its raw bytes need no escape in either rendering), a
+ * literal and a wire number are copied as they are, inline; an escaped
+ * string and a canonical number go through r->buf. */
+static inline wj_code put_scalar(render *r, cursor *out, uint32_t node,
+                                 char c)
 {
     const wj_doc *doc = r->doc;
-    uint32_t start = wj_node_start(doc, node);
-    size_t len;
+    uint32_t start = doc->tape[node];
+    size_t n;
+    wj_code rc;
 
-    switch (doc->json[start]) {
-    case '"': return write_string(r, start, doc->tape[node + 1]);
-    case 't':
-    case 'n': len = 4; break;
-    case 'f': len = 5; break;
-    default:
-        len = wj_number_end(doc->json, doc->len, start) - start;
-        if (r->opts->style == WJ_STYLE_CANONICAL)
-            return write_canonical_number(r, start, len);
+    switch (c) {
+    case '"': {
+        uint32_t plain_end = doc->tape[node + 1];
+        if (!plain_end) {
+            cursor_pause(r->buf, *out);
+            rc = write_literal(r, start);
+            *out = cursor_resume(r->buf);
+            return rc;
+        }
+        n = plain_end - start;
+        break;
     }
-    if (reserve_input(r, len) != 0)
+    case 't':
+    case 'n': n = 4; break;
+    case 'f': n = 5; break;
+    default:
+        n = wj_number_end(doc->json, doc->len, start) - start;
+        if (r->opts->style == WJ_STYLE_CANONICAL) {
+            cursor_pause(r->buf, *out);
+            rc = write_canonical_number(r, start, n);
+            *out = cursor_resume(r->buf);
+            return rc;
+        }
+    }
+    if (room(r->buf, out, n + PUT_SLACK) != 0)
         return nomem(r);
-    put_input(r, start, len);
+    put_input(out, doc->json, doc->len, start, n);
     return WJ_OK;
 }
 
 /*
- * Writes node: a scalar at once, a container's opening bracket and a frame.
- * parent is the object holding node as a member (for `required`), or 0.
+ * Writes node through r->buf: a scalar at once, a container's opening
+ * bracket and a frame.  parent is the object holding node as a member (for
+ * `required`), or 0.
  */
 static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
 {
@@ -314,8 +364,12 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         if (written)
             return WJ_OK;
     }
-    if (type != WJ_ARRAY && type != WJ_OBJECT)
-        return write_scalar(r, node);
+    if (type != WJ_ARRAY && type != WJ_OBJECT) {
+        cursor out = cursor_resume(r->buf);
+        rc = put_scalar(r, &out, node, doc->json[doc->tape[node]]);
+        cursor_pause(r->buf, out);
+        return rc;
+    }
     if (wj_buf_reserve(r->buf, 2) != 0)
         return nomem(r);
     wj_buf_putc(r->buf, type == WJ_ARRAY ? '[' : '{');
@@ -397,29 +451,18 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
     return MODE_SCHEMA;
 }
 
-/* Writes a member's name: a ',' first unless it is the first, a ':' after.
- * A name without escapes goes with one reservation. */
-static inline wj_code write_name(render *r, uint32_t name, int first)
+/* Writes a member's name that holds an escape, with the ',' before it
+ * unless it is the first and the ':' after it (through r->buf). */
+static __attribute__((noinline)) wj_code write_escaped_name(render *r,
+                                                            uint32_t name,
+                                                            int first)
 {
-    const wj_doc *doc = r->doc;
-    uint32_t start = wj_node_start(doc, name);
     wj_code rc;
-
-    if (!wj_name_escaped(doc, name)) {
-        uint32_t n = wj_name_end(doc, name) - start;
-        if (reserve_input(r, (size_t)n + 2) != 0)
-            return nomem(r);
-        if (!first)
-            wj_buf_putc(r->buf, ',');
-        put_input(r, start, n);
-        wj_buf_putc(r->buf, ':');
-        return WJ_OK;
-    }
     if (wj_buf_reserve(r->buf, 1) != 0)
         return nomem(r);
     if (!first)
         wj_buf_putc(r->buf, ',');
-    rc = write_literal(r, start);
+    rc = write_literal(r, wj_node_start(r->doc, name));
     if (rc != WJ_OK)
         return rc;
     if (wj_buf_reserve(r->buf, 1) != 0)
@@ -428,41 +471,79 @@ static inline wj_code write_name(render *r, uint32_t name, int first)
     return WJ_OK;
 }
 
+/* Writes a member's name: a ',' first unless it is the first, a ':' after.
+ * A name without escapes goes inline, with one reservation. */
+static inline wj_code put_name(render *r, cursor *out, uint32_t name,
+                               int first)
+{
+    const wj_doc *doc = r->doc;
+    uint32_t start = wj_node_start(doc, name), n;
+    wj_code rc;
+
+    if (wj_name_escaped(doc, name)) {
+        cursor_pause(r->buf, *out);
+        rc = write_escaped_name(r, name, first);
+        *out = cursor_resume(r->buf);
+        return rc;
+    }
+    n = wj_name_end(doc, name) - start;
+    if (room(r->buf, out, (size_t)n + 2 + PUT_SLACK) != 0)
+        return nomem(r);
+    if (!first)
+        *out->at++ = ',';
+    put_input(out, doc->json, doc->len, start, n);
+    *out->at++ = ':';
+    return WJ_OK;
+}
+
+static inline int opens_container(char c)
+{
+    return c == '{' || c == '[';
+}
+
 /*
  * The walk: the innermost open container's scalar elements or members are
- * written in a run; a container among them gets a frame of its own (which
- * may move the frames and the scratch lists, so the run ends there), and a
- * container whose elements are all written is closed.
+ * written in a run, inline; a container among them gets a frame of its own
+ * (open_value, which may move the frames and the scratch lists, so the run
+ * ends there), and a container whose elements are all written is closed.
  */
 static wj_code walk(render *r, uint32_t root)
 {
     const wj_doc *doc = r->doc;
+    const char *json = doc->json;
+    const uint32_t *tape = doc->tape;
     mode root_mode = r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
     int ask_hook = r->hook_values; /* every value, scalars too */
     wj_code rc = open_value(r, root, root_mode, 0);
+    cursor out = cursor_resume(r->buf);
 
     while (rc == WJ_OK && r->depth > 0) {
         frame *f = &r->frames[r->depth - 1];
-        uint32_t done = f->done, total = f->total, value;
+        uint32_t done = f->done, total = f->total, value = 0;
+        mode value_mode = (mode)f->mode;
+        char c;
 
         if (f->is_array) {
             uint32_t child = f->child;
             for (; done < total; done++) {
                 value = child;
-                child = wj_node_next(doc, value);
-                if (wj_buf_reserve(r->buf, 1) != 0)
-                    return nomem(r);
-                if (done)
-                    wj_buf_putc(r->buf, ',');
-                if (ask_hook || wj_node_is_container(doc, value)) {
-                    f->done = done + 1;
-                    f->child = child;
-                    rc = open_value(r, value, (mode)f->mode, 0);
+                c = json[tape[value]];
+                child = opens_container(c) ? tape[value + 2]
+                        : c == '"'         ? value + 2
+                                           : value + 1;
+                if (room(r->buf, &out, 1) != 0) {
+                    rc = nomem(r);
                     break;
                 }
-                rc = write_scalar(r, value);
+                if (done)
+                    *out.at++ = ',';
+                if (ask_hook || opens_container(c)) {
+                    f->child = child;
+                    break;
+                }
+                rc = put_scalar(r, &out, value, c);
                 if (rc != WJ_OK)
-                    return rc;
+                    break;
             }
         } else {
             /* no arithmetic on a NULL list (wj_doc_members) */
@@ -472,30 +553,38 @@ static wj_code walk(render *r, uint32_t root)
             for (; done < total; done++) {
                 uint32_t name = list[done];
                 value = wj_member_value(name);
-                rc = write_name(r, name, done == 0);
+                rc = put_name(r, &out, name, done == 0);
                 if (rc != WJ_OK)
-                    return rc;
-                if (ask_hook || wj_node_is_container(doc, value)) {
-                    f->done = done + 1;
-                    rc = open_value(
-                        r, value,
-                        member_mode(r, (mode)f->mode, name, r->depth == 1),
-                        f->node);
+                    break;
+                c = json[tape[value]];
+                if (ask_hook || opens_container(c)) {
+                    value_mode =
+                        member_mode(r, value_mode, name, r->depth == 1);
                     break;
                 }
-                rc = write_scalar(r, value);
+                rc = put_scalar(r, &out, value, c);
                 if (rc != WJ_OK)
-                    return rc;
+                    break;
             }
         }
-        if (done < total)
-            continue; /* a container opened: f may have moved */
-        if (wj_buf_reserve(r->buf, 1) != 0)
-            return nomem(r);
-        wj_buf_putc(r->buf, f->is_array ? ']' : '}');
+        if (rc != WJ_OK)
+            break;
+        if (done < total) { /* a container opened: f may move */
+            f->done = done + 1;
+            cursor_pause(r->buf, out);
+            rc = open_value(r, value, value_mode, f->is_array ? 0 : f->node);
+            out = cursor_resume(r->buf);
+            continue;
+        }
+        if (room(r->buf, &out, 1) != 0) {
+            rc = nomem(r);
+            break;
+        }
+        *out.at++ = f->is_array ? ']' : '}';
         r->n_scratch = f->mark;
         r->depth--;
     }
+    cursor_pause(r->buf, out);
     return rc;
 }
 
