@@ -84,16 +84,18 @@ int wj_compare_utf16(wj_span a, wj_span b)
     return kx < ky ? -1 : kx > ky;
 }
 
+/* Names sorted by insertion before the merges begin. */
+#define RUN 16
+
 /* The sort, written once; inlined with each comparison it is called with. */
 static inline void merge_sort(const wj_doc *doc, uint32_t *names, uint32_t n,
                               uint32_t *tmp, int (*cmp)(wj_span, wj_span))
 {
     uint32_t width, i, j, k;
-    const uint32_t run = 16;
 
     /* Bottom-up merge sort over insertion-sorted runs; stable, n log n. */
-    for (i = 0; i < n; i += run) {
-        uint32_t *v = names + i, m = n - i < run ? n - i : run;
+    for (i = 0; i < n; i += RUN) {
+        uint32_t *v = names + i, m = n - i < RUN ? n - i : RUN;
         for (j = 1; j < m; j++) {
             uint32_t item = v[j];
             wj_span key = wj_doc_name(doc, item);
@@ -102,7 +104,7 @@ static inline void merge_sort(const wj_doc *doc, uint32_t *names, uint32_t n,
             v[k] = item;
         }
     }
-    for (width = run; width < n; width *= 2) {
+    for (width = RUN; width < n; width *= 2) {
         for (i = 0; i < n; i += 2 * width) {
             uint32_t mid = i + width, hi, a, b;
             if (mid >= n)
@@ -135,6 +137,66 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
         merge_sort(doc, names, n, tmp, wj_compare_bytes_quick);
     else
         merge_sort(doc, names, n, tmp, cmp);
+}
+
+/* The earlier of two repeat offsets (SIZE_MAX for none). */
+static size_t earlier(size_t a, size_t b)
+{
+    return a < b ? a : b;
+}
+
+/*
+ * A short list sorted by insertion, noting repeats as it goes: a name
+ * equal to one already placed stops its insertion right after the last of
+ * them, so every pair of equal names the sorted list puts side by side is
+ * compared once.  Names are placed in document order, so the one being
+ * placed is the later of such a pair.
+ */
+static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m)
+{
+    size_t repeat = SIZE_MAX;
+    uint32_t j, k;
+    for (j = 1; j < m; j++) {
+        uint32_t item = v[j];
+        wj_span key = wj_doc_name(doc, item);
+        int c = 1;
+        for (k = j; k > 0; k--) {
+            c = wj_compare_bytes_quick(wj_doc_name(doc, v[k - 1]), key);
+            if (c <= 0)
+                break;
+            v[k] = v[k - 1];
+        }
+        if (k > 0 && c == 0)
+            repeat = earlier(repeat, doc->tape[item]);
+        v[k] = item;
+    }
+    return repeat;
+}
+
+size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
+                            uint32_t *tmp)
+{
+    size_t repeat = SIZE_MAX;
+    uint32_t k;
+
+    if (n <= RUN)
+        return insertion_sort_unique(doc, names, n);
+    for (k = 1; k < n; k++) /* in order: nothing to sort, nothing repeats */
+        if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
+                                   wj_doc_name(doc, names[k])) >= 0)
+            break;
+    if (k == n)
+        return SIZE_MAX;
+    merge_sort(doc, names, n, tmp, wj_compare_bytes_quick);
+    for (k = 1; k < n; k++) {
+        wj_span x = wj_doc_name(doc, names[k - 1]),
+                y = wj_doc_name(doc, names[k]);
+        if (x.len == y.len && wj_compare_bytes_quick(x, y) == 0) {
+            uint32_t a = doc->tape[names[k - 1]], b = doc->tape[names[k]];
+            repeat = earlier(repeat, a > b ? a : b);
+        }
+    }
+    return repeat;
 }
 
 /* True when s[0..len) is generalized UTF-8 (WTF-8). */

@@ -547,52 +547,26 @@ static wj_code parse_literal(parser *p, const char *word)
     return WJ_OK;
 }
 
-/* True when the names arrive strictly in order: then they need no sort and
- * none repeats. */
-static int names_in_order(const wj_doc *doc, const uint32_t *names, uint32_t n)
-{
-    uint32_t k;
-    for (k = 1; k < n; k++)
-        if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
-                                   wj_doc_name(doc, names[k])) >= 0)
-            return 0;
-    return 1;
-}
-
 /* Sorts the names of the object that just closed, reports the earliest
  * repeated name, and files the order in doc->order. */
 static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 {
     wj_doc *doc = p->doc;
-    uint32_t n = p->n_keys - key_base, k;
+    uint32_t n = p->n_keys - key_base;
     uint32_t *names;
-    size_t dup_at = SIZE_MAX;
+    size_t repeat;
 
     if (n == 0) { /* p->keys may still be NULL: no arithmetic on it */
         doc->tape[obj + 4] = p->n_order;
         return WJ_OK;
     }
     names = p->keys + key_base;
-    if (names_in_order(doc, names, n))
-        goto file;
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
-    wj_sort_names(doc, names, n, p->tmp, wj_compare_bytes);
-    for (k = 1; k < n; k++) {
-        wj_span x = wj_doc_name(doc, names[k - 1]),
-                y = wj_doc_name(doc, names[k]);
-        if (x.len == y.len && wj_compare_bytes_quick(x, y) == 0) {
-            uint32_t a = doc->tape[names[k - 1]];
-            uint32_t b = doc->tape[names[k]];
-            size_t later = a > b ? a : b;
-            if (later < dup_at)
-                dup_at = later;
-        }
-    }
-    if (dup_at != SIZE_MAX)
-        return fail(p, WJ_ERR_DUPLICATE, dup_at, "duplicate member name");
-file:
+    repeat = wj_sort_names_unique(doc, names, n, p->tmp);
+    if (repeat != SIZE_MAX)
+        return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     if (p->n_order + n > doc->cap_order &&
         grow(p, (void **)&doc->order, &doc->cap_order, p->n_order + n,
              sizeof(uint32_t)) != 0)

@@ -447,6 +447,13 @@ static inline int wj_compare_bytes_quick(wj_span a, wj_span b)
 void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
                    uint32_t *tmp, int (*cmp)(wj_span, wj_span));
 
+/* Sorts the name records in names[0..n) by decoded bytes, stably (tmp has
+ * room for n), and returns the offset of the earliest repeated name: of all
+ * the pairs of equal names the sorted list puts side by side, the least
+ * offset of the later one; SIZE_MAX when no name repeats. */
+size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
+                            uint32_t *tmp);
+
 /* ------------------------------------------------------------- renderings */
 
 typedef enum wj_style {

@@ -120,6 +120,16 @@ static void test_duplicates(void)
            NULL);
     REJECT("{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}", WJ_ERR_DUPLICATE, 18,
            NULL);
+    /* The first name that repeats an earlier one, in document order, even
+     * when it sorts after another repeat; a third spelling is not it. */
+    REJECT("{\"b\":1,\"a\":2,\"b\":3,\"a\":4}", WJ_ERR_DUPLICATE, 13, NULL);
+    REJECT("{\"a\":1,\"a\":2,\"a\":3}", WJ_ERR_DUPLICATE, 7, NULL);
+    /* More members than a short sort takes: k19..k00, then k07 and k03. */
+    REJECT("{\"k19\":0,\"k18\":0,\"k17\":0,\"k16\":0,\"k15\":0,\"k14\":0,"
+           "\"k13\":0,\"k12\":0,\"k11\":0,\"k10\":0,\"k09\":0,\"k08\":0,"
+           "\"k07\":0,\"k06\":0,\"k05\":0,\"k04\":0,\"k03\":0,\"k02\":0,"
+           "\"k01\":0,\"k00\":0,\"k07\":1,\"k03\":1}",
+           WJ_ERR_DUPLICATE, 161, NULL);
 }
 
 /* n opening brackets, then n closing ones (or none when open_only). */
