@@ -251,22 +251,35 @@ static int keep_escape(wj_buf *buf, const char *esc,
 }
 
 /* Input bytes written per reservation of output room, so that a long
- * string needs room for its output plus one chunk's growth, not
- * WJ_ESCAPE_GROWTH times its whole length. */
+ * string needs room for its output plus one chunk, not its whole length
+ * times the most one byte can grow. */
 #define CHUNK 4096
 
-/* Reserves room for s[i..limit) and moves *limit; 0, or -1 when out of
- * memory.  The slack covers an escape that starts before the limit and
- * ends after it (at most 12 bytes in, 12 out) and the closing quote.
- * growth is the most output bytes one input byte can give. */
+/* The most bytes one escape reads or writes: a surrogate pair's two \u
+ * escapes. */
+#define ESCAPE_MAX 12
+
+/* Reserves room for s[i..limit) at `growth` output bytes per input byte and
+ * moves *limit; 0, or -1 when out of memory.  The slack covers an escape
+ * that starts before the limit and ends after it and the closing quote. */
 static int reserve_chunk(wj_buf *buf, size_t i, size_t len, size_t growth,
                          size_t *limit)
 {
     size_t step = len - i < CHUNK ? len - i : CHUNK;
-    if (wj_buf_reserve(buf, growth * step + 16) != 0)
+    if (wj_buf_reserve(buf, growth * step + ESCAPE_MAX + 4) != 0)
         return -1;
     *limit = i + step;
     return 0;
+}
+
+/* A literal written again is never longer than it was, but for the wire
+ * rendering's \b and \f (\u0008, \u000c) and combining marks after an
+ * escape: so its chunks reserve room byte for byte, and before an escape
+ * or mark that may grow, this makes room for what it writes and for the
+ * rest of the chunk (from s[i], i < limit). */
+static int room_to_grow(wj_buf *buf, size_t i, size_t limit)
+{
+    return wj_buf_reserve(buf, limit - i + 2 * ESCAPE_MAX + 4);
 }
 
 static int put_quote(wj_buf *buf)
@@ -287,7 +300,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
     for (;;) {
         uint32_t cp;
         if (i >= limit &&
-            reserve_chunk(buf, i, len, WJ_ESCAPE_GROWTH, &limit) != 0)
+            reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
         /* Combining marks right after an escape are escaped too.  Their
          * UTF-8 starts at 0xCC (U+0300). */
@@ -296,6 +309,8 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             cp = wj_utf8_decode((const unsigned char *)s + i, &n);
             if (!is_combining(cp))
                 break;
+            if (room_to_grow(buf, i, limit) != 0)
+                return 0;
             put_cp_escape(buf, cp);
             i += n;
         }
@@ -312,6 +327,8 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             after_escape = 1;
             continue;
         }
+        if (room_to_grow(buf, i, limit) != 0)
+            return 0;
         i += decode_escape(s + i, len - i, &cp);
         if (put_mandatory_escape(buf, cp, 0)) {
             after_escape = 1;
@@ -335,7 +352,7 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
     for (;;) {
         uint32_t cp;
         if (i >= limit &&
-            reserve_chunk(buf, i, len, WJ_ESCAPE_GROWTH, &limit) != 0)
+            reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
         i = copy_run(buf, s, i, limit, 0);
         if (i >= limit)

@@ -359,9 +359,6 @@ uint32_t wj_doc_tools(const wj_doc *doc);
  */
 size_t wj_string_decode(const char *raw, size_t raw_len, char *out);
 
-/* Worst-case growth of a string body when re-escaped by either writer. */
-#define WJ_ESCAPE_GROWTH 3
-
 /*
  * Write the valid string literal that opens at s[at] (a '"'; s holds len
  * bytes) again, reserving room as they go: its end is found as it is

@@ -213,12 +213,11 @@ static void test_combining_marks(void)
     WIRE("[\"\\/\\b\\f\"]", "[\"/\\u0008\\u000c\"]");
 }
 
-/* A long escaped string: every chunk boundary of the writer falls
- * somewhere inside a piece, escapes and combining marks included. */
-static void test_long_escaped(void)
+/* A long string of n copies of in_piece, which the wire rendering writes
+ * as out_piece: every chunk boundary of the writer falls somewhere inside
+ * a piece, escapes and combining marks included. */
+static void long_escaped_is(const char *in_piece, const char *out_piece)
 {
-    static const char in_piece[] = "x\\n\xcc\x81\\ud83d\\ude00\\u0041\\/";
-    static const char out_piece[] = "x\\n\\u0301\xf0\x9f\x98\x80" "A/";
     size_t n = 20000, k, in_len = strlen(in_piece), out_len = strlen(out_piece);
     char *in = malloc(n * in_len + 3), *expected = malloc(n * out_len + 3);
     char *out = NULL;
@@ -237,6 +236,16 @@ static void test_long_escaped(void)
     wj_free(NULL, out);
     free(in);
     free(expected);
+}
+
+static void test_long_escaped(void)
+{
+    long_escaped_is("x\\n\xcc\x81\\ud83d\\ude00\\u0041\\/",
+                    "x\\n\\u0301\xf0\x9f\x98\x80" "A/");
+    /* Only what grows: \b three times over, marks after an escape more
+     * than twice. */
+    long_escaped_is("\\b", "\\u0008");
+    long_escaped_is("\\f\xcc\x81\xcc\x80", "\\u000c\\u0301\\u0300");
 }
 
 static void test_errors(void)
