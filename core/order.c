@@ -173,12 +173,65 @@ static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m)
     return repeat;
 }
 
+/* Puts names v[a] and v[b] (a < b) in order, with no branch that the
+ * names decide (most objects are this short, and whether two names are in
+ * order is a coin toss to a branch predictor); sets *equal when they are
+ * the same name. */
+static inline void order_pair(const wj_doc *doc, uint32_t *v, int a, int b,
+                              int *equal)
+{
+    uint32_t x = v[a], y = v[b];
+    int c = wj_compare_bytes_quick(wj_doc_name(doc, x), wj_doc_name(doc, y));
+    uint32_t swap = (x ^ y) & (0u - (uint32_t)(c > 0)); /* x ^ y, or 0 */
+    *equal |= c == 0;
+    v[a] = x ^ swap;
+    v[b] = y ^ swap;
+}
+
+/* Sorts up to four names with a sorting network; returns 0 when two of
+ * them are the same name (their order is then the network's, not the
+ * document's). */
+static int network_sort(const wj_doc *doc, uint32_t *v, uint32_t n)
+{
+    int equal = 0;
+    switch (n) {
+    case 2: order_pair(doc, v, 0, 1, &equal); break;
+    case 3:
+        order_pair(doc, v, 0, 1, &equal);
+        order_pair(doc, v, 1, 2, &equal);
+        order_pair(doc, v, 0, 1, &equal);
+        break;
+    case 4:
+        order_pair(doc, v, 0, 1, &equal);
+        order_pair(doc, v, 2, 3, &equal);
+        order_pair(doc, v, 0, 2, &equal);
+        order_pair(doc, v, 1, 3, &equal);
+        order_pair(doc, v, 1, 2, &equal);
+        break;
+    default: break;
+    }
+    return !equal;
+}
+
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
                             uint32_t *tmp)
 {
     size_t repeat = SIZE_MAX;
     uint32_t k;
 
+    if (n <= 4) {
+        uint32_t j;
+        if (network_sort(doc, names, n))
+            return SIZE_MAX;
+        /* A name repeats: back to document order, which is the order of
+         * the records, to find the first repeat in it. */
+        for (j = 1; j < n; j++)
+            for (k = j; k > 0 && names[k - 1] > names[k]; k--) {
+                uint32_t t = names[k];
+                names[k] = names[k - 1];
+                names[k - 1] = t;
+            }
+    }
     if (n <= RUN)
         return insertion_sort_unique(doc, names, n);
     for (k = 1; k < n; k++) /* in order: nothing to sort, nothing repeats */

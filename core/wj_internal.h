@@ -435,7 +435,7 @@ int wj_compare_utf16(wj_span a, wj_span b);
 static inline int wj_compare_bytes_quick(wj_span a, wj_span b)
 {
     if (a.len && b.len && a.ptr[0] != b.ptr[0])
-        return (unsigned char)a.ptr[0] < (unsigned char)b.ptr[0] ? -1 : 1;
+        return (unsigned char)a.ptr[0] - (unsigned char)b.ptr[0];
     return wj_compare_bytes(a, b);
 }
 
