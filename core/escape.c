@@ -171,6 +171,118 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
     return copy_run_long(buf, s, i, limit, text);
 }
 
+#if WJ_HAVE_AVX2_PATH
+/*
+ * The bytes of a 32-byte block that a backslash escapes, given the
+ * backslashes in it; *carry says whether its first byte is escaped (a
+ * backslash ended the block before) and is set for the next block.  A run
+ * of backslashes escapes every other byte from its start: adding the runs
+ * that start on odd bits to the backslashes carries through each run, which
+ * tells the runs of odd length from the even ones without a loop.
+ */
+static inline uint32_t escaped_bytes(uint32_t backslash, uint32_t *carry)
+{
+    const uint32_t even = 0x55555555u;
+    uint32_t follows, odd_starts, sum;
+    backslash &= ~*carry; /* an escaped backslash escapes nothing */
+    follows = backslash << 1 | *carry;
+    odd_starts = backslash & ~even & ~follows;
+    sum = odd_starts + backslash;
+    *carry = sum < backslash; /* the last run reaches the next block */
+    return (even ^ sum << 1) & follows;
+}
+
+/* Bit k set when byte k of v is one of the n bytes of set. */
+__attribute__((target("avx2"))) static inline uint32_t
+bytes_in(__m256i v, const char *set, int n)
+{
+    __m256i m = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[0]));
+    int k;
+    for (k = 1; k < n; k++)
+        m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[k])));
+    return (uint32_t)_mm256_movemask_epi8(m);
+}
+
+/*
+ * copy_run for a literal's body, 32 bytes at a time, for processors that
+ * have AVX2: the two-byte escapes the rendering keeps (kept, n_kept of
+ * them: \n and its kin) are copied with the text around them.  A run ends
+ * at the closing quote or at the backslash of another escape, and (so that
+ * the writer knows when an escape was the last thing written, for the
+ * combining-mark rule) at a kept escape that another escape, a byte >= 0xCC
+ * (wire: perhaps a combining mark) or the end of the blocks follows.
+ * Every byte before where it stops is written as it is; returns that index.
+ */
+__attribute__((target("avx2"))) static size_t
+copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
+               const char *kept, int n_kept, int wire)
+{
+    const __m256i quote = _mm256_set1_epi8('"');
+    const __m256i bslash = _mm256_set1_epi8('\\');
+    const __m256i mark = _mm256_set1_epi8((char)0xCC);
+    const size_t from = i;
+    char *out = buf->ptr + buf->len;
+    uint32_t carry = 0, e = 0; /* the block's first byte is escaped; the
+                                  escaped bytes of the block before */
+
+    while (limit - i >= 32 && buf->cap - (size_t)(out - buf->ptr) >= 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
+        uint32_t q =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote));
+        uint32_t b =
+            (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, bslash));
+        uint32_t before = e; /* the previous block's */
+        uint64_t stops;      /* bit k + 3: stop at byte k (k >= -3) */
+        _mm256_storeu_si256((__m256i *)(void *)out, v);
+        e = b | carry ? escaped_bytes(b, &carry) : 0;
+        stops = (uint64_t)(q & ~e) << 3;
+        if (e) {
+            uint32_t other = e & ~bytes_in(v, kept, n_kept);
+            uint32_t escaped_two_back = e << 2 | before >> 30;
+            stops |= (uint64_t)(other & ~escaped_two_back) << 2 |
+                     (other & escaped_two_back);
+        }
+        if (wire && (e | before >> 31)) {
+            uint32_t marks = (uint32_t)_mm256_movemask_epi8(
+                _mm256_cmpeq_epi8(_mm256_max_epu8(v, mark), v));
+            stops |= (uint64_t)(marks & (e << 1 | before >> 31)) << 1;
+        }
+        if (stops) {
+            i += (size_t)__builtin_ctzll(stops) - 3;
+            buf->len += i - from;
+            return i;
+        }
+        i += 32;
+        out += 32;
+    }
+    if (carry) /* an escape the blocks end inside, perhaps after another */
+        i -= e >> 30 & 1 ? 3 : 1;
+    else if (e >> 31) /* a kept escape: what follows it is not known yet */
+        i -= 2;
+    buf->len += i - from;
+    return i;
+}
+#endif
+
+/* copy_run for the body of a literal that the writers re-escape: past the
+ * escapes that the rendering keeps (the kept bytes after a backslash), too,
+ * where the processor has AVX2. */
+static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
+                        const char *kept, int wire)
+{
+#if WJ_HAVE_AVX2_PATH
+    if (limit - i >= 32 && __builtin_cpu_supports("avx2")) {
+        i = copy_body_avx2(buf, s, i, limit, kept, (int)strlen(kept), wire);
+        if (i < limit && (s[i] == '\\' || s[i] == '"'))
+            return i;
+    }
+#else
+    (void)kept;
+    (void)wire;
+#endif
+    return copy_run(buf, s, i, limit, 0);
+}
+
 size_t wj_string_decode(const char *raw, size_t raw_len, char *out)
 {
     size_t i = 0, o = 0;
@@ -299,8 +411,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
         return 0;
     for (;;) {
         uint32_t cp;
-        if (i >= limit &&
-            reserve_chunk(buf, i, len, 1, &limit) != 0)
+        if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
         /* Combining marks right after an escape are escaped too.  Their
          * UTF-8 starts at 0xCC (U+0300). */
@@ -315,7 +426,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             i += n;
         }
         if (i < limit && s[i] != '\\' && s[i] != '"') {
-            i = copy_run(buf, s, i, limit, 0);
+            i = copy_body(buf, s, i, limit, "\"\\nrt", 1);
             after_escape = 0;
         }
         if (i >= limit)
@@ -351,10 +462,9 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         return 0;
     for (;;) {
         uint32_t cp;
-        if (i >= limit &&
-            reserve_chunk(buf, i, len, 1, &limit) != 0)
+        if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
-        i = copy_run(buf, s, i, limit, 0);
+        i = copy_body(buf, s, i, limit, "\"\\nrtbf", 0);
         if (i >= limit)
             continue;
         if (s[i] == '"')

@@ -307,8 +307,7 @@ write_canonical_number(render *r, uint32_t start, size_t len)
  * `plain end` not 0: its raw bytes need no escape in either rendering), a
  * literal and a wire number are copied as they are, inline; an escaped
  * string and a canonical number go through r->buf. */
-static inline wj_code put_scalar(render *r, cursor *out, uint32_t node,
-                                 char c)
+static inline wj_code put_scalar(render *r, cursor *out, uint32_t node, char c)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = doc->tape[node];
@@ -453,9 +452,8 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
 
 /* Writes a member's name that holds an escape, with the ',' before it
  * unless it is the first and the ':' after it (through r->buf). */
-static __attribute__((noinline)) wj_code write_escaped_name(render *r,
-                                                            uint32_t name,
-                                                            int first)
+static __attribute__((noinline)) wj_code
+write_escaped_name(render *r, uint32_t name, int first)
 {
     wj_code rc;
     if (wj_buf_reserve(r->buf, 1) != 0)
@@ -473,8 +471,7 @@ static __attribute__((noinline)) wj_code write_escaped_name(render *r,
 
 /* Writes a member's name: a ',' first unless it is the first, a ':' after.
  * A name without escapes goes inline, with one reservation. */
-static inline wj_code put_name(render *r, cursor *out, uint32_t name,
-                               int first)
+static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = wj_node_start(doc, name), n;

@@ -246,6 +246,10 @@ static void test_long_escaped(void)
      * than twice. */
     long_escaped_is("\\b", "\\u0008");
     long_escaped_is("\\f\xcc\x81\xcc\x80", "\\u000c\\u0301\\u0300");
+    /* Kept escapes copied with the text around them: a mark spelled as an
+     * escape right after them stays an escape, one after text does not. */
+    long_escaped_is("ab\\n\\n\\u0301cd\\\\\\u0300e\\u0301\\\"",
+                    "ab\\n\\n\\u0301cd\\\\\\u0300e\xcc\x81\\\"");
 }
 
 static void test_errors(void)
