@@ -135,7 +135,12 @@ def memory(core_bench, data_dir, say):
 # ------------------------------------------------------------------ report
 
 def fmt(x, spec="%.2f"):
-    return "–" if x is None else spec % x
+    """x as spec writes it; one that rounds to zero without its sign (a
+    peak a page below the reading process's is noise, not a saving)."""
+    if x is None:
+        return "–"
+    text = spec % x
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
 
 
 def core_table(core):
@@ -223,7 +228,7 @@ def targets(core, inproc, mem):
         xs = [row[f] for f in MEMORY_FUNCTIONS if f.startswith("wj_") and row[f] is not None]
         if xs:
             out.append(("peak memory beyond reading ≤ %.0f× the input, %s, every function"
-                        % (MEMORY_LIMIT, name), "%.2f–%.2f×" % (min(xs), max(xs)),
+                        % (MEMORY_LIMIT, name), "%s–%s×" % (fmt(min(xs)), fmt(max(xs))),
                         verdict(max(xs) <= MEMORY_LIMIT)))
     return out
 
