@@ -598,6 +598,10 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
     render r;
     wj_code rc;
 
+    /* The walk's cursor points into the buffer: it must have a block (no
+     * arithmetic on a NULL one). */
+    if (wj_buf_reserve(buf, PUT_SLACK) != 0)
+        return wj_fail_nomem(err);
     memset(&r, 0, sizeof r);
     r.doc = doc;
     r.opts = opts;
