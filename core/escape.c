@@ -25,14 +25,25 @@
 #define WJ_HAVE_AVX2_PATH 1
 #endif
 
-/* Two-byte escapes each rendering writes exactly as it reads them. */
-static const unsigned char wire_keeps[256] = {
-    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1, ['t'] = 1,
-};
-static const unsigned char canonical_keeps[256] = {
-    ['"'] = 1, ['\\'] = 1, ['n'] = 1, ['r'] = 1,
-    ['t'] = 1, ['b'] = 1,  ['f'] = 1,
-};
+/* The two-byte escapes a rendering writes exactly as it reads them: the
+ * bytes that follow their backslash. */
+typedef struct kept_escapes {
+    const char *bytes;
+    int n;
+} kept_escapes;
+
+#define KEPT(bytes) {bytes, (int)sizeof bytes - 1}
+static const kept_escapes wire_kept = KEPT("\"\\nrt");
+static const kept_escapes canonical_kept = KEPT("\"\\nrtbf");
+
+static inline int is_kept(const kept_escapes *kept, char c)
+{
+    int k;
+    for (k = 0; k < kept->n; k++)
+        if (kept->bytes[k] == c)
+            return 1;
+    return 0;
+}
 
 /* Decodes the escape at raw[0] == '\\' into a code point (a lone surrogate
  * stays a surrogate) and returns its length in bytes. */
@@ -205,8 +216,8 @@ bytes_in(__m256i v, const char *set, int n)
 
 /*
  * copy_run for a literal's body, 32 bytes at a time, for processors that
- * have AVX2: the two-byte escapes the rendering keeps (kept, n_kept of
- * them: \n and its kin) are copied with the text around them.  A run ends
+ * have AVX2: the two-byte escapes the rendering keeps (kept: \n and its
+ * kin) are copied with the text around them.  A run ends
  * at the closing quote or at the backslash of another escape, and (so that
  * the writer knows when an escape was the last thing written, for the
  * combining-mark rule) at a kept escape that another escape, a byte >= 0xCC
@@ -215,7 +226,7 @@ bytes_in(__m256i v, const char *set, int n)
  */
 __attribute__((target("avx2"))) static size_t
 copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
-               const char *kept, int n_kept, int wire)
+               const kept_escapes *kept, int wire)
 {
     const __m256i quote = _mm256_set1_epi8('"');
     const __m256i bslash = _mm256_set1_epi8('\\');
@@ -237,7 +248,7 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
         e = b | carry ? escaped_bytes(b, &carry) : 0;
         stops = (uint64_t)(q & ~e) << 3;
         if (e) {
-            uint32_t other = e & ~bytes_in(v, kept, n_kept);
+            uint32_t other = e & ~bytes_in(v, kept->bytes, kept->n);
             uint32_t escaped_two_back = e << 2 | before >> 30;
             stops |= (uint64_t)(other & ~escaped_two_back) << 2 |
                      (other & escaped_two_back);
@@ -268,11 +279,11 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
  * escapes that the rendering keeps (the kept bytes after a backslash), too,
  * where the processor has AVX2. */
 static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
-                        const char *kept, int wire)
+                        const kept_escapes *kept, int wire)
 {
 #if WJ_HAVE_AVX2_PATH
     if (limit - i >= 32 && __builtin_cpu_supports("avx2")) {
-        i = copy_body_avx2(buf, s, i, limit, kept, (int)strlen(kept), wire);
+        i = copy_body_avx2(buf, s, i, limit, kept, wire);
         if (i < limit && (s[i] == '\\' || s[i] == '"'))
             return i;
     }
@@ -351,11 +362,10 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
     return 0;
 }
 
-/* Writes the two-byte escape at esc as it is when the table keeps it. */
-static int keep_escape(wj_buf *buf, const char *esc,
-                       const unsigned char keeps[256])
+/* Writes the two-byte escape at esc as it is when the rendering keeps it. */
+static int keep_escape(wj_buf *buf, const char *esc, const kept_escapes *kept)
 {
-    if (!keeps[(unsigned char)esc[1]])
+    if (!is_kept(kept, esc[1]))
         return 0;
     buf->ptr[buf->len++] = '\\';
     buf->ptr[buf->len++] = esc[1];
@@ -426,14 +436,14 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             i += n;
         }
         if (i < limit && s[i] != '\\' && s[i] != '"') {
-            i = copy_body(buf, s, i, limit, "\"\\nrt", 1);
+            i = copy_body(buf, s, i, limit, &wire_kept, 1);
             after_escape = 0;
         }
         if (i >= limit)
             continue; /* the end of the chunk */
         if (s[i] == '"')
             break;
-        if (keep_escape(buf, s + i, wire_keeps)) {
+        if (keep_escape(buf, s + i, &wire_kept)) {
             i += 2;
             after_escape = 1;
             continue;
@@ -464,12 +474,12 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
-        i = copy_body(buf, s, i, limit, "\"\\nrtbf", 0);
+        i = copy_body(buf, s, i, limit, &canonical_kept, 0);
         if (i >= limit)
             continue;
         if (s[i] == '"')
             break;
-        if (keep_escape(buf, s + i, canonical_keeps)) {
+        if (keep_escape(buf, s + i, &canonical_kept)) {
             i += 2;
             continue;
         }

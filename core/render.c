@@ -493,11 +493,6 @@ static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
     return WJ_OK;
 }
 
-static inline int opens_container(char c)
-{
-    return c == '{' || c == '[';
-}
-
 /*
  * The walk: the innermost open container's scalar elements or members are
  * written in a run, inline; a container among them gets a frame of its own
@@ -525,16 +520,14 @@ static wj_code walk(render *r, uint32_t root)
             for (; done < total; done++) {
                 value = child;
                 c = json[tape[value]];
-                child = opens_container(c) ? tape[value + 2]
-                        : c == '"'         ? value + 2
-                                           : value + 1;
+                child = wj_node_next(doc, value);
                 if (room(r->buf, &out, 1) != 0) {
                     rc = nomem(r);
                     break;
                 }
                 if (done)
                     *out.at++ = ',';
-                if (ask_hook || opens_container(c)) {
+                if (ask_hook || wj_opens_container(c)) {
                     f->child = child;
                     break;
                 }
@@ -554,7 +547,7 @@ static wj_code walk(render *r, uint32_t root)
                 if (rc != WJ_OK)
                     break;
                 c = json[tape[value]];
-                if (ask_hook || opens_container(c)) {
+                if (ask_hook || wj_opens_container(c)) {
                     value_mode =
                         member_mode(r, value_mode, name, r->depth == 1);
                     break;

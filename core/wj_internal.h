@@ -221,10 +221,15 @@ static inline wj_type wj_node_type(const wj_doc *doc, uint32_t node)
     return (wj_type)wj_value_type[(unsigned char)doc->json[doc->tape[node]]];
 }
 
+/* True for the first byte of an array or an object. */
+static inline int wj_opens_container(char c)
+{
+    return c == '{' || c == '[';
+}
+
 static inline int wj_node_is_container(const wj_doc *doc, uint32_t node)
 {
-    unsigned char c = (unsigned char)doc->json[doc->tape[node]];
-    return c == '{' || c == '[';
+    return wj_opens_container(doc->json[doc->tape[node]]);
 }
 
 /* Offset of a value's (or a name's) first byte. */
@@ -239,8 +244,8 @@ uint32_t wj_node_end(const wj_doc *doc, uint32_t node);
 /* The record after the subtree of a value. */
 static inline uint32_t wj_node_next(const wj_doc *doc, uint32_t node)
 {
-    unsigned char c = (unsigned char)doc->json[doc->tape[node]];
-    if (c == '{' || c == '[')
+    char c = doc->json[doc->tape[node]];
+    if (wj_opens_container(c))
         return doc->tape[node + 2];
     return c == '"' ? node + 2 : node + 1;
 }
