@@ -592,24 +592,49 @@ wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
 
 /* --------------------------------------------------------------- canonical */
 
+static int is_digit_char(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/*
+ * Whether ECMAScript writes the number as its lexeme is written: a plain
+ * decimal (no exponent) of at most 15 significant digits, with no zero at
+ * the end of its fraction, not below 10^-6, and not "-0".  Such a decimal
+ * is its double's shortest decimal: any two decimals of at most 15 digits
+ * read as different doubles (DBL_DIG), so no shorter one (nor another as
+ * short) reads back as this one's double.  Below 10^21 and from 10^-6 on,
+ * Number::toString writes the shortest digits without an exponent.  ("-0"
+ * is written "0", by the long way.)
+ */
+static int prints_as_written(const char *lexeme, size_t len)
+{
+    size_t sign = lexeme[0] == '-', i = sign, int_end, zeros = 0;
+    while (i < len && is_digit_char(lexeme[i]))
+        i++;
+    int_end = i;
+    if (i == len) /* an integer: below 10^15 */
+        return len - sign <= 15 && !(sign && lexeme[sign] == '0');
+    if (lexeme[i] != '.' || lexeme[len - 1] == '0')
+        return 0;
+    for (i++; i < len; i++)
+        if (!is_digit_char(lexeme[i]))
+            return 0; /* an exponent */
+    if (lexeme[sign] == '0') { /* 0.xxx: the zeros after the point lead */
+        while (lexeme[int_end + 1 + zeros] == '0')
+            zeros++;
+        return zeros <= 5 && len - (int_end + 1 + zeros) <= 15;
+    }
+    return len - sign - 1 <= 15;
+}
+
 size_t wj_number_canonical(const char *lexeme, size_t len, char *buf)
 {
-    /* Integers of up to 15 digits are exact doubles and print as written. */
-    size_t sign = lexeme[0] == '-';
-    if (len - sign <= 15) {
-        size_t i = sign;
-        while (i < len && lexeme[i] >= '0' && lexeme[i] <= '9')
-            i++;
-        if (i == len) {
-            if (len == 2 && sign && lexeme[1] == '0') {
-                buf[0] = '0';
-                return 1;
-            }
-            memcpy(buf, lexeme, len);
-            return len;
-        }
-    }
     double d;
+    if (prints_as_written(lexeme, len)) {
+        memcpy(buf, lexeme, len);
+        return len;
+    }
     if (wj_number_parse(lexeme, len, &d) != 0)
         return 0;
     return wj_number_format(d, buf);

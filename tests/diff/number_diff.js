@@ -8,7 +8,8 @@
 // the neighbours of each a few bit steps away) and checks that
 // wj_number_format writes String(x).  Then generates decimal lexemes (random
 // digits and exponents, and exact midpoints between neighbouring doubles
-// with the digits just above and below them) and checks that
+// with the digits just above and below them, and plain decimals of 1 to 17
+// digits) and checks that
 // wj_number_parse gives the bits of Number(lexeme) and that
 // wj_number_canonical writes String(Number(lexeme)), or fails on infinity.
 // The driver inherits WJ_TEST_LOCALE from the environment.
@@ -224,6 +225,24 @@ function parseCases() {
         const k = (1n << 52n) + (BigInt(rand32()) << 20n | BigInt(below(1 << 20)));
         const tie = ((2n * k + 1n) << (j - 1n)).toString();
         lexemes.push(tie, tie[0] + '.' + tie.slice(1) + 'e' + (tie.length - 1));
+    }
+    // Plain decimals around the ones written as they are (at most 15
+    // significant digits, no zero ending the fraction, from 10^-6 on): 1 to
+    // 17 digits, up to 8 zeros after "0.", trailing zeros now and then.
+    for (let i = 0; i < 5000 * scale; i++) {
+        const sign = below(3) === 0 ? '-' : '';
+        const n = 1 + below(17);
+        const digits = String(1 + below(9)) + randomDigits(n - 1);
+        const point = below(n + 1);
+        const tail = below(4) === 0 ? '0'.repeat(1 + below(3)) : '';
+        let lex;
+        if (point === 0)
+            lex = '0.' + '0'.repeat(below(9)) + digits + tail;
+        else if (point === n)
+            lex = digits + (tail ? '.' + tail : '');
+        else
+            lex = digits.slice(0, point) + '.' + digits.slice(point) + tail;
+        lexemes.push(sign + lex);
     }
     // The edges of the range.
     lexemes.push(midpointAbove(Number.MAX_VALUE),
