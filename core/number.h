@@ -31,7 +31,8 @@ size_t wj_number_format(double d, char *buf);
 
 /*
  * The RFC 8785 spelling of a number lexeme: wj_number_parse then
- * wj_number_format, with a fast path for short integers.  Returns the length
+ * wj_number_format, or the lexeme itself when that is what they would write
+ * (a plain decimal of at most 15 digits: number.c).  Returns the length
  * written to buf (room for WJ_NUMBER_MAX_CHARS), or 0 when the number rounds
  * to infinity.
  */
