@@ -14,15 +14,12 @@
  * (wj_write_text).
  */
 #include "wj_internal.h"
+#include "simd.h"
 #include "unicode.h"
 #include "utf8.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define WJ_HAVE_AVX2_PATH 1
 #endif
 
 /* The two-byte escapes a rendering writes exactly as it reads them: the
@@ -184,37 +181,6 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
 
 #if WJ_HAVE_AVX2_PATH
 /*
- * The bytes of a 32-byte block that a backslash escapes, given the
- * backslashes in it; *carry says whether its first byte is escaped (a
- * backslash ended the block before) and is set for the next block.  A run
- * of backslashes escapes every other byte from its start: adding the runs
- * that start on odd bits to the backslashes carries through each run, which
- * tells the runs of odd length from the even ones without a loop.
- */
-static inline uint32_t escaped_bytes(uint32_t backslash, uint32_t *carry)
-{
-    const uint32_t even = 0x55555555u;
-    uint32_t follows, odd_starts, sum;
-    backslash &= ~*carry; /* an escaped backslash escapes nothing */
-    follows = backslash << 1 | *carry;
-    odd_starts = backslash & ~even & ~follows;
-    sum = odd_starts + backslash;
-    *carry = sum < backslash; /* the last run reaches the next block */
-    return (even ^ sum << 1) & follows;
-}
-
-/* Bit k set when byte k of v is one of the n bytes of set. */
-__attribute__((target("avx2"))) static inline uint32_t
-bytes_in(__m256i v, const char *set, int n)
-{
-    __m256i m = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[0]));
-    int k;
-    for (k = 1; k < n; k++)
-        m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[k])));
-    return (uint32_t)_mm256_movemask_epi8(m);
-}
-
-/*
  * copy_run for a literal's body, 32 bytes at a time, for processors that
  * have AVX2: the two-byte escapes the rendering keeps (kept: \n and its
  * kin) are copied with the text around them.  A run ends
@@ -245,10 +211,10 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
         uint32_t before = e; /* the previous block's */
         uint64_t stops;      /* bit k + 3: stop at byte k (k >= -3) */
         _mm256_storeu_si256((__m256i *)(void *)out, v);
-        e = b | carry ? escaped_bytes(b, &carry) : 0;
+        e = b | carry ? wj_escaped_bytes(b, &carry) : 0;
         stops = (uint64_t)(q & ~e) << 3;
         if (e) {
-            uint32_t other = e & ~bytes_in(v, kept->bytes, kept->n);
+            uint32_t other = e & ~wj_bytes_in(v, kept->bytes, kept->n);
             uint32_t escaped_two_back = e << 2 | before >> 30;
             stops |= (uint64_t)(other & ~escaped_two_back) << 2 |
                      (other & escaped_two_back);

@@ -15,16 +15,13 @@
  * that makes depth 1001.
  */
 #include "wj_internal.h"
+#include "simd.h"
 #include "utf8.h"
 
 #include <stdlib.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define WJ_HAVE_AVX2_PATH 1
 #endif
 
 typedef struct parser {
@@ -389,6 +386,9 @@ parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
     const unsigned char *s = p->s;
     size_t len = p->len;
     uint8_t flags = 0;
+#if WJ_HAVE_AVX2_PATH
+    int avx2 = __builtin_cpu_supports("avx2");
+#endif
 
     for (;;) {
         unsigned char c;
@@ -429,6 +429,10 @@ parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
                 i += k;
             } while (i < len && s[i] >= 0x80);
         }
+#if WJ_HAVE_AVX2_PATH
+        if (avx2 && i >= 3)
+            i = wj_string_skip_avx2(s, i, len, &flags);
+#endif
         i = scan_plain(s, i, len);
     }
     return add_string(p, is_name, p->pos, i + 1, flags, name_flags);

@@ -16,11 +16,11 @@ member name" at exactly that N, or succeed when no name repeats.
 The last line printed is "N passed, N failed".
 """
 
-import argparse
-import random
 import re
 import sqlite3
 import sys
+
+import differential
 
 # (spelling in the JSON text, the name it decodes to)
 POOL = [("a", "a"), ("\\u0061", "a"), ("b", "b"), ("\\u0062", "b"),
@@ -55,35 +55,19 @@ def make(rng):
     return ("{" + ",".join(parts) + "}").encode(), first_repeat(members)
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("extension")
-    p.add_argument("--seed", type=int, default=14)
-    p.add_argument("--count", type=int, default=20000)
-    a = p.parse_args()
-    con = sqlite3.connect(":memory:")
-    con.enable_load_extension(True)
-    con.load_extension(a.extension)
-    rng = random.Random(a.seed)
-    passed = failed = 0
-    for _ in range(a.count):
-        doc, expected = make(rng)
-        try:
-            con.execute("SELECT wire_json(?)", (doc.decode(),)).fetchone()
-            got = None
-        except sqlite3.OperationalError as e:
-            m = re.fullmatch(r"wire_json: malformed JSON at byte (\d+): "
-                             r"duplicate member name", str(e))
-            got = int(m.group(1)) if m else str(e)
-        if got == expected:
-            passed += 1
-        else:
-            failed += 1
-            if failed <= 5:
-                print("FAIL %r: expected %r, got %r" % (doc, expected, got))
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+def check(con, rng):
+    doc, expected = make(rng)
+    try:
+        con.execute("SELECT wire_json(?)", (doc.decode(),)).fetchone()
+        got = None
+    except sqlite3.OperationalError as e:
+        m = re.fullmatch(r"wire_json: malformed JSON at byte (\d+): "
+                         r"duplicate member name", str(e))
+        got = int(m.group(1)) if m else str(e)
+    if got == expected:
+        return None
+    return "%r: expected %r, got %r" % (doc, expected, got)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(differential.run(check, seed=14, count=20000))

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * simd.h - the AVX2 pieces the string scanners share (the parser's
+ * string_skip.c and the writers' escape.c).
+ *
+ * Internal to libwirejson.  Every function here is compiled for AVX2; call
+ * it only where __builtin_cpu_supports("avx2") said yes.
+ */
+#ifndef WJ_SIMD_H
+#define WJ_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WJ_HAVE_AVX2_PATH 1
+#define WJ_AVX2 __attribute__((target("avx2")))
+
+/*
+ * The bytes of a 32-byte block that a backslash escapes, given the
+ * backslashes in it; *carry says whether its first byte is escaped (a
+ * backslash ended the block before) and is set for the next block.  A run
+ * of backslashes escapes every other byte from its start: adding the runs
+ * that start on odd bits to the backslashes carries through each run, which
+ * tells the runs of odd length from the even ones without a loop.
+ */
+static inline uint32_t wj_escaped_bytes(uint32_t backslash, uint32_t *carry)
+{
+    const uint32_t even = 0x55555555u;
+    uint32_t follows, odd_starts, sum;
+    backslash &= ~*carry; /* an escaped backslash escapes nothing */
+    follows = backslash << 1 | *carry;
+    odd_starts = backslash & ~even & ~follows;
+    sum = odd_starts + backslash;
+    *carry = sum < backslash; /* the last run reaches the next block */
+    return (even ^ sum << 1) & follows;
+}
+
+/* Bit k set when byte k of v is one of the n bytes of set. */
+WJ_AVX2 static inline uint32_t wj_bytes_in(__m256i v, const char *set, int n)
+{
+    __m256i m = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[0]));
+    int k;
+    for (k = 1; k < n; k++)
+        m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[k])));
+    return (uint32_t)_mm256_movemask_epi8(m);
+}
+
+/* Bit k set when byte k of v is at least `least` (unsigned). */
+WJ_AVX2 static inline uint32_t wj_bytes_at_least(__m256i v, unsigned char least)
+{
+    __m256i floor = _mm256_set1_epi8((char)least);
+    return (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(v, floor), v));
+}
+
+/*
+ * The parser's way through the string body from s[i] (string_skip.c): i
+ * at least 3 and past the opening quote, at a byte the parser's loop may
+ * start at.  Passes 32-byte blocks of text, valid UTF-8 and simple escapes
+ * (ORing the string flags of what it passed into *flags) and returns where
+ * the parser's loop goes on: at the first closing quote, \u escape or error
+ * of the blocks, or where a UTF-8 sequence or an escape that the last
+ * blocks left unfinished begins.
+ */
+size_t wj_string_skip_avx2(const unsigned char *s, size_t i, size_t len,
+                           uint8_t *flags);
+#endif
+
+#endif /* WJ_SIMD_H */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * string_skip.c - the parser's way through a long string, 32 bytes at a
+ * time (processors with AVX2).
+ *
+ * Message texts are long strings full of `\n`, `\"` and non-ASCII text:
+ * taken a stop at a time, each escape and each run of non-ASCII bytes costs
+ * the parser a scan that ends where no predictor can guess.  Here a block
+ * goes by whole when everything in it is checked at once:
+ *
+ *   - the escapes, by the escaped bytes' mask (simd.h): each must be one of
+ *     " \ / b f n r t (a \u escape stops the block for the parser);
+ *   - UTF-8, by comparing each byte with the one, two and three before it
+ *     (three 16-entry tables over nibbles, as in Keiser and Lemire,
+ *     "Validating UTF-8 in less than one instruction per byte", 2021);
+ *   - no control byte, and no closing quote.
+ *
+ * The parser's own loop (parse.c) takes over at the first thing a block
+ * cannot pass; it never starts inside a UTF-8 sequence or right after a
+ * backslash, so it finds every error exactly where it would have without
+ * this file, at the first byte of what is wrong.
+ */
+#include "wj_internal.h"
+#include "simd.h"
+
+#if WJ_HAVE_AVX2_PATH
+
+/* Error classes of a pair of bytes (the byte before, this byte). */
+enum {
+    TOO_SHORT = 0x01,  /* a lead byte, then no continuation byte */
+    TOO_LONG = 0x02,   /* an ASCII byte, then a continuation byte */
+    OVERLONG_3 = 0x04, /* E0, then 80-9F */
+    TOO_LARGE = 0x08,  /* F4 and up, then 90-BF */
+    SURROGATE = 0x10,  /* ED, then A0-BF */
+    OVERLONG_2 = 0x20, /* C0 or C1, then a continuation byte */
+    F0_OR_F5 = 0x40,   /* F0, then 80-8F (overlong); F5 and up, then 80-8F */
+    TWO_CONTS = 0x80   /* two continuation bytes: right only as the third
+                          or fourth byte of a sequence */
+};
+#define ANY_LOW (TOO_SHORT | TOO_LONG | TWO_CONTS)
+
+/* The high nibble of the byte before: which classes it can start. */
+#define BEFORE_HIGH                                                            \
+    TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG, TOO_LONG,      \
+        TOO_LONG, TWO_CONTS, TWO_CONTS, TWO_CONTS, TWO_CONTS,                  \
+        TOO_SHORT | OVERLONG_2, TOO_SHORT,                                     \
+        TOO_SHORT | OVERLONG_3 | SURROGATE,                                    \
+        TOO_SHORT | TOO_LARGE | F0_OR_F5
+/* Its low nibble: which of those it can be (C0 C1, E0, ED, F0, F4, F5...). */
+#define BEFORE_LOW                                                             \
+    ANY_LOW | OVERLONG_2 | OVERLONG_3 | F0_OR_F5, ANY_LOW | OVERLONG_2,        \
+        ANY_LOW, ANY_LOW, ANY_LOW | TOO_LARGE,                                 \
+        ANY_LOW | TOO_LARGE | F0_OR_F5, ANY_LOW | TOO_LARGE | F0_OR_F5,        \
+        ANY_LOW | TOO_LARGE | F0_OR_F5, ANY_LOW | TOO_LARGE | F0_OR_F5,        \
+        ANY_LOW | TOO_LARGE | F0_OR_F5, ANY_LOW | TOO_LARGE | F0_OR_F5,        \
+        ANY_LOW | TOO_LARGE | F0_OR_F5, ANY_LOW | TOO_LARGE | F0_OR_F5,        \
+        ANY_LOW | TOO_LARGE | F0_OR_F5 | SURROGATE,                            \
+        ANY_LOW | TOO_LARGE | F0_OR_F5, ANY_LOW | TOO_LARGE | F0_OR_F5
+/* The high nibble of this byte: which classes it completes. */
+#define CONTINUES (TOO_LONG | TWO_CONTS | OVERLONG_2)
+#define THIS_HIGH                                                              \
+    TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT, TOO_SHORT,          \
+        TOO_SHORT, TOO_SHORT, CONTINUES | OVERLONG_3 | F0_OR_F5,               \
+        CONTINUES | OVERLONG_3 | TOO_LARGE, CONTINUES | SURROGATE | TOO_LARGE, \
+        CONTINUES | SURROGATE | TOO_LARGE, TOO_SHORT, TOO_SHORT, TOO_SHORT,    \
+        TOO_SHORT
+
+/* Each table twice over, for the two lanes of a 32-byte shuffle. */
+static const unsigned char before_high_table[32] = {BEFORE_HIGH, BEFORE_HIGH};
+static const unsigned char before_low_table[32] = {BEFORE_LOW, BEFORE_LOW};
+static const unsigned char this_high_table[32] = {THIS_HIGH, THIS_HIGH};
+
+WJ_AVX2 static inline __m256i load32(const void *p)
+{
+    return _mm256_loadu_si256((const __m256i *)p);
+}
+
+/* Nonzero bytes where the 32 bytes at s (s[-3] readable) are not UTF-8
+ * given the three before them.  A pair's class is in all three tables; a
+ * continuation after a continuation must be a sequence's third or fourth
+ * byte (a lead of three bytes or more two back, of four three back). */
+WJ_AVX2 static inline __m256i utf8_errors(const unsigned char *s, __m256i v)
+{
+    const __m256i before_high = load32(before_high_table);
+    const __m256i before_low = load32(before_low_table);
+    const __m256i this_high = load32(this_high_table);
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    __m256i prev1 = load32(s - 1), prev2 = load32(s - 2), prev3 = load32(s - 3);
+    __m256i pairs = _mm256_and_si256(
+        _mm256_and_si256(
+            _mm256_shuffle_epi8(before_high, _mm256_and_si256(
+                                                 _mm256_srli_epi16(prev1, 4),
+                                                 nibble)),
+            _mm256_shuffle_epi8(before_low, _mm256_and_si256(prev1, nibble))),
+        _mm256_shuffle_epi8(this_high,
+                            _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+    /* 0x80 set where two back is E0 or more, or three back F0 or more */
+    __m256i third_or_fourth = _mm256_and_si256(
+        _mm256_or_si256(_mm256_subs_epu8(prev2, _mm256_set1_epi8(0x60)),
+                        _mm256_subs_epu8(prev3, _mm256_set1_epi8(0x70))),
+        _mm256_set1_epi8((char)0x80));
+    return _mm256_xor_si256(pairs, third_or_fourth);
+}
+
+/* Where the parser's loop takes over when the blocks passed s[..i): at the
+ * backslash whose escaped byte is s[i], or at the first byte of the UTF-8
+ * sequence s[i - 1] belongs to (which s[i] may go on, or which may end
+ * unfinished there), so the loop checks that sequence whole. */
+static size_t loop_start(const unsigned char *s, size_t i, uint32_t escaped)
+{
+    size_t k = i;
+    if (escaped)
+        return i - 1;
+    while (k > i - 3 && (s[k - 1] & 0xC0) == 0x80)
+        k--;
+    return s[k - 1] >= 0xC0 ? k - 1 : k;
+}
+
+WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
+                                   size_t len, uint8_t *flags)
+{
+    const size_t from = i;
+    uint32_t carry = 0;      /* s[i] is escaped */
+    uint32_t escaped = 0;    /* the escaped bytes of the block before */
+    uint32_t high_tail = 0;  /* the block before ended with bytes >= 0x80 */
+    uint8_t f = 0;
+
+    while (len - i >= 32) {
+        __m256i v = load32(s + i);
+        uint32_t quotes = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
+        uint32_t backslashes = (uint32_t)_mm256_movemask_epi8(
+            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\\')));
+        uint32_t high = (uint32_t)_mm256_movemask_epi8(v);
+        /* signed compare: below 0x20, or 0x80 and up */
+        uint32_t controls = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(
+                                _mm256_set1_epi8(0x20), v)) &
+                            ~high;
+        uint32_t first_escaped = carry;
+        uint32_t e =
+            backslashes | carry ? wj_escaped_bytes(backslashes, &carry) : 0;
+        uint32_t stops = (quotes & ~e) | controls, bad = 0, take;
+        if (e) {
+            /* an escape other than the simple ones stops at its backslash */
+            bad = e & ~wj_bytes_in(v, "\"\\/bfnrt", 8);
+            if (bad & first_escaped)
+                return i - 1;
+            stops |= bad >> 1;
+        }
+        if (high | high_tail) {
+            __m256i errors = utf8_errors(s + i, v);
+            if (!_mm256_testz_si256(errors, errors))
+                return i == from ? i : loop_start(s, i, first_escaped);
+        }
+        /* the bytes before the first stop go by; their flags count */
+        take = stops ? ((uint32_t)1 << __builtin_ctz(stops)) - 1 : ~0u;
+        if (backslashes & take)
+            f |= WJ_STR_ESCAPED;
+        if (e & take & wj_bytes_in(v, "/bf", 3))
+            f |= WJ_STR_REWRITE;
+        if (high & take) {
+            if ((e << 1 | escaped >> 31) & take & wj_bytes_at_least(v, 0xCC))
+                f |= WJ_STR_REWRITE;
+            if (wj_bytes_at_least(v, 0xEE) & take)
+                f |= WJ_STR_UTF16;
+        }
+        if (stops) {
+            *flags |= f;
+            return i + (size_t)__builtin_ctz(stops);
+        }
+        escaped = e;
+        high_tail = high >> 29;
+        i += 32;
+    }
+    *flags |= f;
+    return i == from ? i : loop_start(s, i, carry);
+}
+
+#endif
