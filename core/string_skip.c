@@ -103,14 +103,19 @@ WJ_AVX2 static inline __m256i utf8_errors(const unsigned char *s, __m256i v)
 }
 
 /* Where the parser's loop takes over when the blocks passed s[..i): at the
- * backslash whose escaped byte is s[i], or at the first byte of the UTF-8
- * sequence s[i - 1] belongs to (which s[i] may go on, or which may end
- * unfinished there), so the loop checks that sequence whole. */
-static size_t loop_start(const unsigned char *s, size_t i, uint32_t escaped)
+ * backslash of an escape that s[i] or s[i - 1] is the escaped byte of (so
+ * the loop sees what follows the escape: a combining mark after one is the
+ * loop's to tell), or at the first byte of the UTF-8 sequence s[i - 1]
+ * belongs to (which s[i] may go on, or which may end unfinished there), so
+ * the loop checks that sequence whole. */
+static size_t loop_start(const unsigned char *s, size_t i, uint32_t escaped,
+                         uint32_t last_escaped)
 {
     size_t k = i;
     if (escaped)
         return i - 1;
+    if (last_escaped)
+        return i - 2;
     while (k > i - 3 && (s[k - 1] & 0xC0) == 0x80)
         k--;
     return s[k - 1] >= 0xC0 ? k - 1 : k;
@@ -150,7 +155,8 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         if (high | high_tail) {
             __m256i errors = utf8_errors(s + i, v);
             if (!_mm256_testz_si256(errors, errors))
-                return i == from ? i : loop_start(s, i, first_escaped);
+                return i == from ? i
+                                 : loop_start(s, i, first_escaped, escaped >> 31);
         }
         /* the bytes before the first stop go by; their flags count */
         take = stops ? ((uint32_t)1 << __builtin_ctz(stops)) - 1 : ~0u;
@@ -173,7 +179,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         i += 32;
     }
     *flags |= f;
-    return i == from ? i : loop_start(s, i, carry);
+    return i == from ? i : loop_start(s, i, carry, escaped >> 31);
 }
 
 #endif

@@ -252,6 +252,26 @@ static void test_long_escaped(void)
                     "ab\\n\\n\\u0301cd\\\\\\u0300e\xcc\x81\\\"");
 }
 
+/* A kept escape and a combining mark at the end of a long string, at every
+ * offset from the string's first escape, so that the parser's 32-byte
+ * blocks end between them (or the input does, within a block) somewhere:
+ * the mark is escaped every time. */
+static void test_mark_after_escape_at_every_offset(void)
+{
+    char in[160], expected[160];
+    size_t n;
+    for (n = 0; n < 100; n++) {
+        snprintf(in, sizeof in, "[\"\\r%.*s\\n\xcc\x81)\"]", (int)n,
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM");
+        snprintf(expected, sizeof expected, "[\"\\r%.*s\\n\\u0301)\"]",
+                 (int)n,
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM");
+        WIRE(in, expected);
+    }
+}
+
 static void test_errors(void)
 {
     char *out = (char *)1;
@@ -274,6 +294,7 @@ int main(void)
     test_bytes();
     test_combining_marks();
     test_long_escaped();
+    test_mark_after_escape_at_every_offset();
     test_errors();
     return check_report("test_wire");
 }
