@@ -75,6 +75,48 @@ WJ_AVX2 static inline __m256i load32(const void *p)
     return _mm256_loadu_si256((const __m256i *)p);
 }
 
+/*
+ * The letters a simple escape may have after its backslash, by nibbles
+ * (a letter's bits are in the entries of both its nibbles): bits 0-3 for
+ * all of " \ / b f n r t, one per high nibble 2, 5, 6, 7; bits 4 and 6
+ * for / b f, which the wire rendering writes otherwise (WJ_STR_REWRITE).
+ */
+#define SIMPLE 0x0F
+#define REWRITTEN 0xF0
+static const unsigned char escape_low_table[32] = {
+    [0x2] = 0x01 | 0x04 | 0x08 | 0x40, /* " b r */
+    [0x4] = 0x08,                      /* t */
+    [0x6] = 0x04 | 0x40,               /* f */
+    [0xC] = 0x02,                      /* \ */
+    [0xE] = 0x04,                      /* n */
+    [0xF] = 0x01 | 0x10,               /* / */
+    [0x12] = 0x01 | 0x04 | 0x08 | 0x40,
+    [0x14] = 0x08,
+    [0x16] = 0x04 | 0x40,
+    [0x1C] = 0x02,
+    [0x1E] = 0x04,
+    [0x1F] = 0x01 | 0x10,
+};
+static const unsigned char escape_high_table[32] = {
+    [0x2] = 0x01 | 0x10, [0x5] = 0x02, [0x6] = 0x04 | 0x40, [0x7] = 0x08,
+    [0x12] = 0x01 | 0x10, [0x15] = 0x02, [0x16] = 0x04 | 0x40, [0x17] = 0x08,
+};
+
+/* Bit k set when byte k of v is in the letter class `which` (SIMPLE or
+ * REWRITTEN) of the tables above. */
+WJ_AVX2 static inline uint32_t escape_letters(__m256i v, unsigned char which)
+{
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    __m256i cls = _mm256_and_si256(
+        _mm256_shuffle_epi8(load32(escape_low_table),
+                            _mm256_and_si256(v, nibble)),
+        _mm256_shuffle_epi8(load32(escape_high_table),
+                            _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
+    cls = _mm256_and_si256(cls, _mm256_set1_epi8((char)which));
+    return ~(uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(cls, _mm256_setzero_si256()));
+}
+
 /* Nonzero bytes where the 32 bytes at s (s[-3] readable) are not UTF-8
  * given the three before them.  A pair's class is in all three tables; a
  * continuation after a continuation must be a sequence's third or fourth
@@ -147,7 +189,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         uint32_t stops = (quotes & ~e) | controls, bad = 0, take;
         if (e) {
             /* an escape other than the simple ones stops at its backslash */
-            bad = e & ~wj_bytes_in(v, "\"\\/bfnrt", 8);
+            bad = e & ~escape_letters(v, SIMPLE);
             if (bad & first_escaped)
                 return i - 1;
             stops |= bad >> 1;
@@ -162,7 +204,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         take = stops ? ((uint32_t)1 << __builtin_ctz(stops)) - 1 : ~0u;
         if (backslashes & take)
             f |= WJ_STR_ESCAPED;
-        if (e & take & wj_bytes_in(v, "/bf", 3))
+        if (e & take & escape_letters(v, REWRITTEN))
             f |= WJ_STR_REWRITE;
         if (high & take) {
             if ((e << 1 | escaped >> 31) & take & wj_bytes_at_least(v, 0xCC))

@@ -97,6 +97,44 @@ static void test_strings(void)
     }
 }
 
+/* Every byte after a backslash, in a long string whose 32-byte blocks the
+ * parser takes whole (after its first non-ASCII letter), the escape at
+ * several offsets of a block: only " \\ / b f n r t make an escape, \\u
+ * wants four hex digits, and the error is at the backslash. */
+static void test_escape_letters_in_blocks(void)
+{
+    static const size_t lead[] = {0, 7, 28, 29, 30, 31, 32, 33};
+    char doc[128];
+    size_t k, n, len;
+    unsigned b;
+    for (k = 0; k < sizeof lead / sizeof lead[0]; k++) {
+        for (b = 0; b < 256; b++) {
+            wj_error err = WJ_ERROR_INIT;
+            wj_code rc;
+            const char *why = b == 'u' ? "invalid \\u escape"
+                                       : "invalid escape sequence";
+            len = 0;
+            doc[len++] = '"';
+            doc[len++] = (char)0xC3; /* U+00E9 */
+            doc[len++] = (char)0xA9;
+            for (n = 0; n < lead[k]; n++)
+                doc[len++] = 'x';
+            doc[len++] = '\\';
+            doc[len++] = (char)b;
+            for (n = 0; n < 70; n++)
+                doc[len++] = 'y';
+            doc[len++] = '"';
+            rc = wj_validate(doc, len, NULL, &err);
+            if (strchr("\"\\/bfnrt", (int)b) && b) {
+                CHECK(rc == WJ_OK);
+            } else {
+                CHECK(rc == WJ_ERR_SYNTAX && err.offset == 3 + lead[k] &&
+                      strcmp(err.msg, why) == 0);
+            }
+        }
+    }
+}
+
 static void test_utf8(void)
 {
     ACCEPT("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"");
@@ -204,6 +242,7 @@ int main(void)
     test_grammar();
     test_numbers();
     test_strings();
+    test_escape_letters_in_blocks();
     test_utf8();
     test_duplicates();
     test_depth();
