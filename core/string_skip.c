@@ -102,19 +102,22 @@ static const unsigned char escape_high_table[32] = {
     [0x12] = 0x01 | 0x10, [0x15] = 0x02, [0x16] = 0x04 | 0x40, [0x17] = 0x08,
 };
 
-/* Bit k set when byte k of v is in the letter class `which` (SIMPLE or
- * REWRITTEN) of the tables above. */
-WJ_AVX2 static inline uint32_t escape_letters(__m256i v, unsigned char which)
+/* Bit k set in *simple (*rewritten) when byte k of v is in the letter
+ * class SIMPLE (REWRITTEN) of the tables above. */
+WJ_AVX2 static inline void escape_letters(__m256i v, uint32_t *simple,
+                                          uint32_t *rewritten)
 {
     const __m256i nibble = _mm256_set1_epi8(0x0F);
+    const __m256i zero = _mm256_setzero_si256();
     __m256i cls = _mm256_and_si256(
         _mm256_shuffle_epi8(load32(escape_low_table),
                             _mm256_and_si256(v, nibble)),
         _mm256_shuffle_epi8(load32(escape_high_table),
                             _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble)));
-    cls = _mm256_and_si256(cls, _mm256_set1_epi8((char)which));
-    return ~(uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(cls, _mm256_setzero_si256()));
+    *simple = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+        _mm256_and_si256(cls, _mm256_set1_epi8(SIMPLE)), zero));
+    *rewritten = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+        _mm256_and_si256(cls, _mm256_set1_epi8((char)REWRITTEN)), zero));
 }
 
 /* Nonzero bytes where the 32 bytes at s (s[-3] readable) are not UTF-8
@@ -186,13 +189,16 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         uint32_t first_escaped = carry;
         uint32_t e =
             backslashes | carry ? wj_escaped_bytes(backslashes, &carry) : 0;
-        uint32_t stops = (quotes & ~e) | controls, bad = 0, take;
+        uint32_t stops = (quotes & ~e) | controls, rewritten = 0, take;
         if (e) {
             /* an escape other than the simple ones stops at its backslash */
-            bad = e & ~escape_letters(v, SIMPLE);
+            uint32_t simple, bad;
+            escape_letters(v, &simple, &rewritten);
+            bad = e & ~simple;
             if (bad & first_escaped)
                 return i - 1;
             stops |= bad >> 1;
+            rewritten &= e;
         }
         if (high | high_tail) {
             __m256i errors = utf8_errors(s + i, v);
@@ -204,7 +210,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         take = stops ? ((uint32_t)1 << __builtin_ctz(stops)) - 1 : ~0u;
         if (backslashes & take)
             f |= WJ_STR_ESCAPED;
-        if (e & take & escape_letters(v, REWRITTEN))
+        if (rewritten & take)
             f |= WJ_STR_REWRITE;
         if (high & take) {
             if ((e << 1 | escaped >> 31) & take & wj_bytes_at_least(v, 0xCC))
