@@ -180,6 +180,16 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
 }
 
 #if WJ_HAVE_AVX2_PATH
+/* Bit k set when byte k of v is one of the n bytes of set. */
+WJ_AVX2 static inline uint32_t bytes_in(__m256i v, const char *set, int n)
+{
+    __m256i m = _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[0]));
+    int k;
+    for (k = 1; k < n; k++)
+        m = _mm256_or_si256(m, _mm256_cmpeq_epi8(v, _mm256_set1_epi8(set[k])));
+    return (uint32_t)_mm256_movemask_epi8(m);
+}
+
 /*
  * copy_run for a literal's body, 32 bytes at a time, for processors that
  * have AVX2: the two-byte escapes the rendering keeps (kept: \n and its
@@ -196,7 +206,7 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
 {
     const __m256i quote = _mm256_set1_epi8('"');
     const __m256i bslash = _mm256_set1_epi8('\\');
-    const __m256i mark = _mm256_set1_epi8((char)0xCC);
+    const __m256i mark = _mm256_set1_epi8((char)WJ_UTF8_MARK_LEAD);
     const size_t from = i;
     char *out = buf->ptr + buf->len;
     uint32_t carry = 0, e = 0; /* the block's first byte is escaped; the
@@ -214,7 +224,7 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
         e = b | carry ? wj_escaped_bytes(b, &carry) : 0;
         stops = (uint64_t)(q & ~e) << 3;
         if (e) {
-            uint32_t other = e & ~wj_bytes_in(v, kept->bytes, kept->n);
+            uint32_t other = e & ~bytes_in(v, kept->bytes, kept->n);
             uint32_t escaped_two_back = e << 2 | before >> 30;
             stops |= (uint64_t)(other & ~escaped_two_back) << 2 |
                      (other & escaped_two_back);
@@ -389,9 +399,9 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
-        /* Combining marks right after an escape are escaped too.  Their
-         * UTF-8 starts at 0xCC (U+0300). */
-        while (after_escape && i < limit && (unsigned char)s[i] >= 0xCC) {
+        /* Combining marks right after an escape are escaped too. */
+        while (after_escape && i < limit &&
+               (unsigned char)s[i] >= WJ_UTF8_MARK_LEAD) {
             size_t n;
             cp = wj_utf8_decode((const unsigned char *)s + i, &n);
             if (!is_combining(cp))

@@ -592,11 +592,6 @@ wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
 
 /* --------------------------------------------------------------- canonical */
 
-static int is_digit_char(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /*
  * Whether ECMAScript writes the number as its lexeme is written: a plain
  * decimal (no exponent) of at most 15 significant digits, with no zero at
@@ -610,7 +605,7 @@ static int is_digit_char(char c)
 static int prints_as_written(const char *lexeme, size_t len)
 {
     size_t sign = lexeme[0] == '-', i = sign, int_end, zeros = 0;
-    while (i < len && is_digit_char(lexeme[i]))
+    while (i < len && wj_is_digit((unsigned char)lexeme[i]))
         i++;
     int_end = i;
     if (i == len) /* an integer: below 10^15 */
@@ -618,7 +613,7 @@ static int prints_as_written(const char *lexeme, size_t len)
     if (lexeme[i] != '.' || lexeme[len - 1] == '0')
         return 0;
     for (i++; i < len; i++)
-        if (!is_digit_char(lexeme[i]))
+        if (!wj_is_digit((unsigned char)lexeme[i]))
             return 0; /* an exponent */
     if (lexeme[sign] == '0') { /* 0.xxx: the zeros after the point lead */
         while (lexeme[int_end + 1 + zeros] == '0')

@@ -406,7 +406,7 @@ parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
                 flags |= rewritten_escape[s[i + 1]];
                 i += 2;
             }
-            if (i < len && s[i] >= 0xCC)
+            if (i < len && s[i] >= WJ_UTF8_MARK_LEAD)
                 flags |= WJ_STR_REWRITE;
             if (i < len && s[i] == '\\') {
                 flags |= WJ_STR_REWRITE;
@@ -424,7 +424,7 @@ parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
                 size_t k = wj_utf8_length(s + i, len - i, 0);
                 if (!k)
                     return fail(p, WJ_ERR_UTF8, i, "invalid UTF-8");
-                if (s[i] >= 0xEE)
+                if (s[i] >= WJ_UTF8_UTF16_ORDER_LEAD)
                     flags |= WJ_STR_UTF16;
                 i += k;
             } while (i < len && s[i] >= 0x80);
@@ -448,11 +448,6 @@ static inline wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
     return parse_string_rest(p, is_name, name_flags, i);
 }
 
-static int is_digit(unsigned char c)
-{
-    return c >= '0' && c <= '9';
-}
-
 /* The index of the first byte from s[i] on that is not a digit (len when
  * there is none), eight bytes at a time: x = byte ^ '0' is 0..9 for a digit
  * and sets its high bit, or gets it set by adding 0x76, for anything else
@@ -473,7 +468,7 @@ static size_t skip_digits(const unsigned char *s, size_t i, size_t len)
         }
         i += 8;
     }
-    while (i < len && is_digit(s[i]))
+    while (i < len && wj_is_digit(s[i]))
         i++;
     return i;
 }
@@ -488,11 +483,11 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
         i++;
     if (i < len && s[i] == '0') {
         i++;
-        if (i < len && is_digit(s[i])) {
+        if (i < len && wj_is_digit(s[i])) {
             *why = "leading zero in number";
             goto broken;
         }
-    } else if (i < len && is_digit(s[i])) {
+    } else if (i < len && wj_is_digit(s[i])) {
         i = skip_digits(s, i + 1, len);
     } else {
         *why = "expected a digit";
@@ -500,7 +495,7 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
     }
     if (i < len && s[i] == '.') {
         i++;
-        if (i >= len || !is_digit(s[i])) {
+        if (i >= len || !wj_is_digit(s[i])) {
             *why = "expected a digit after '.'";
             goto broken;
         }
@@ -510,7 +505,7 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
         i++;
         if (i < len && (s[i] == '+' || s[i] == '-'))
             i++;
-        if (i >= len || !is_digit(s[i])) {
+        if (i >= len || !wj_is_digit(s[i])) {
             *why = "expected a digit in the exponent";
             goto broken;
         }

@@ -22,6 +22,7 @@
  */
 #include "wj_internal.h"
 #include "simd.h"
+#include "utf8.h"
 
 #if WJ_HAVE_AVX2_PATH
 
@@ -76,7 +77,8 @@ WJ_AVX2 static inline __m256i load32(const void *p)
 }
 
 /*
- * The letters a simple escape may have after its backslash, by nibbles
+ * The letters a simple escape may have after its backslash (parse.c's
+ * simple_escape and rewritten_escape, for 32 bytes at once), by nibbles
  * (a letter's bits are in the entries of both its nibbles): bits 0-3 for
  * all of " \ / b f n r t, one per high nibble 2, 5, 6, 7; bits 4 and 6
  * for / b f, which the wire rendering writes otherwise (WJ_STR_REWRITE).
@@ -147,16 +149,27 @@ WJ_AVX2 static inline __m256i utf8_errors(const unsigned char *s, __m256i v)
     return _mm256_xor_si256(pairs, third_or_fourth);
 }
 
-/* Where the parser's loop takes over when the blocks passed s[..i): at the
+/* Bit k set when byte k of v is at least `least` (unsigned). */
+WJ_AVX2 static inline uint32_t bytes_at_least(__m256i v, unsigned char least)
+{
+    __m256i floor = _mm256_set1_epi8((char)least);
+    return (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(v, floor), v));
+}
+
+/* Where the parser's loop takes over when the blocks passed s[from..i)
+ * (where it left off, when they passed nothing): at the
  * backslash of an escape that s[i] or s[i - 1] is the escaped byte of (so
  * the loop sees what follows the escape: a combining mark after one is the
  * loop's to tell), or at the first byte of the UTF-8 sequence s[i - 1]
  * belongs to (which s[i] may go on, or which may end unfinished there), so
  * the loop checks that sequence whole. */
-static size_t loop_start(const unsigned char *s, size_t i, uint32_t escaped,
-                         uint32_t last_escaped)
+static size_t loop_start(const unsigned char *s, size_t from, size_t i,
+                         uint32_t escaped, uint32_t last_escaped)
 {
     size_t k = i;
+    if (i == from)
+        return i;
     if (escaped)
         return i - 1;
     if (last_escaped)
@@ -203,8 +216,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         if (high | high_tail) {
             __m256i errors = utf8_errors(s + i, v);
             if (!_mm256_testz_si256(errors, errors))
-                return i == from ? i
-                                 : loop_start(s, i, first_escaped, escaped >> 31);
+                return loop_start(s, from, i, first_escaped, escaped >> 31);
         }
         /* the bytes before the first stop go by; their flags count */
         take = stops ? ((uint32_t)1 << __builtin_ctz(stops)) - 1 : ~0u;
@@ -213,9 +225,9 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         if (rewritten & take)
             f |= WJ_STR_REWRITE;
         if (high & take) {
-            if ((e << 1 | escaped >> 31) & take & wj_bytes_at_least(v, 0xCC))
+            if ((e << 1 | escaped >> 31) & take & bytes_at_least(v, WJ_UTF8_MARK_LEAD))
                 f |= WJ_STR_REWRITE;
-            if (wj_bytes_at_least(v, 0xEE) & take)
+            if (bytes_at_least(v, WJ_UTF8_UTF16_ORDER_LEAD) & take)
                 f |= WJ_STR_UTF16;
         }
         if (stops) {
@@ -227,7 +239,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         i += 32;
     }
     *flags |= f;
-    return i == from ? i : loop_start(s, i, carry, escaped >> 31);
+    return loop_start(s, from, i, carry, escaped >> 31);
 }
 
 #endif

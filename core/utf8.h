@@ -15,6 +15,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The first byte of U+0300, the lowest combining mark: a byte below it
+ * starts no mark (the wire rendering's rule for a mark after an escape). */
+#define WJ_UTF8_MARK_LEAD 0xCC
+/* The first byte of U+E000: from there on a character's UTF-16 order may
+ * differ from its code point order (a surrogate pair sorts below it). */
+#define WJ_UTF8_UTF16_ORDER_LEAD 0xEE
+
 /*
  * Length of the well-formed UTF-8 sequence at s (avail >= 1 bytes there),
  * or 0: no overlong form, nothing above U+10FFFF, no truncated sequence,

@@ -395,6 +395,11 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags);
 int wj_write_units(wj_buf *buf, const void *units, size_t n, int width,
                    unsigned flags);
 
+static inline int wj_is_digit(unsigned char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 /* The bytes a number's lexeme is made of (parse.c). */
 extern const unsigned char wj_number_byte[256];
 
