@@ -199,20 +199,24 @@ WJ_AVX2 static inline uint32_t bytes_in(__m256i v, const char *set, int n)
  * combining-mark rule) at a kept escape that another escape, a byte >= 0xCC
  * (wire: perhaps a combining mark) or the end of the blocks follows.
  * Every byte before where it stops is written as it is; returns that index.
+ * Inlined into one function per rendering, so that its kept bytes are
+ * constants there.
  */
-__attribute__((target("avx2"))) static size_t
-copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
-               const kept_escapes *kept, int wire)
+WJ_AVX2 static inline __attribute__((always_inline)) size_t
+copy_body_blocks(wj_buf *buf, const char *s, size_t i, size_t limit,
+                 const kept_escapes *kept, int wire)
 {
     const __m256i quote = _mm256_set1_epi8('"');
     const __m256i bslash = _mm256_set1_epi8('\\');
     const __m256i mark = _mm256_set1_epi8((char)WJ_UTF8_MARK_LEAD);
     const size_t from = i;
     char *out = buf->ptr + buf->len;
+    size_t room = buf->cap - buf->len; /* the buffer's, read once */
+    size_t blocks = (limit - i < room ? limit - i : room) / 32;
     uint32_t carry = 0, e = 0; /* the block's first byte is escaped; the
                                   escaped bytes of the block before */
 
-    while (limit - i >= 32 && buf->cap - (size_t)(out - buf->ptr) >= 32) {
+    for (; blocks > 0; blocks--) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(s + i));
         uint32_t q =
             (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote));
@@ -249,22 +253,34 @@ copy_body_avx2(wj_buf *buf, const char *s, size_t i, size_t limit,
     buf->len += i - from;
     return i;
 }
+
+WJ_AVX2 static size_t copy_wire_body_avx2(wj_buf *buf, const char *s,
+                                          size_t i, size_t limit)
+{
+    return copy_body_blocks(buf, s, i, limit, &wire_kept, 1);
+}
+
+WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
+                                               size_t i, size_t limit)
+{
+    return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
+}
 #endif
 
-/* copy_run for the body of a literal that the writers re-escape: past the
- * escapes that the rendering keeps (the kept bytes after a backslash), too,
- * where the processor has AVX2. */
+/* copy_run for the body of a literal that the writers re-escape (wire: the
+ * wire rendering's, else the canonical one's): past the escapes that the
+ * rendering keeps, too, where the processor has AVX2. */
 static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
-                        const kept_escapes *kept, int wire)
+                        int wire)
 {
 #if WJ_HAVE_AVX2_PATH
     if (limit - i >= 32 && __builtin_cpu_supports("avx2")) {
-        i = copy_body_avx2(buf, s, i, limit, kept, wire);
+        i = wire ? copy_wire_body_avx2(buf, s, i, limit)
+                 : copy_canonical_body_avx2(buf, s, i, limit);
         if (i < limit && (s[i] == '\\' || s[i] == '"'))
             return i;
     }
 #else
-    (void)kept;
     (void)wire;
 #endif
     return copy_run(buf, s, i, limit, 0);
@@ -412,7 +428,7 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             i += n;
         }
         if (i < limit && s[i] != '\\' && s[i] != '"') {
-            i = copy_body(buf, s, i, limit, &wire_kept, 1);
+            i = copy_body(buf, s, i, limit, 1);
             after_escape = 0;
         }
         if (i >= limit)
@@ -450,7 +466,7 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
-        i = copy_body(buf, s, i, limit, &canonical_kept, 0);
+        i = copy_body(buf, s, i, limit, 0);
         if (i >= limit)
             continue;
         if (s[i] == '"')
