@@ -344,9 +344,38 @@ static inline wj_code put_scalar(render *r, cursor *out, uint32_t node, char c)
     return WJ_OK;
 }
 
+/* Input bytes an array of scalars is written in per reservation, so that a
+ * digest's window stays small. */
+#define SCALAR_ARRAY_STEP 4096
+
+/* Writes the array of numbers and literals at node whole (through r->buf)
+ * when its text without whitespace is its rendering: returns 1 when it
+ * did, 0 when the walk must write it (a canonical number spelled
+ * otherwise), -1 when out of memory. */
+static int put_scalar_array(render *r, uint32_t node)
+{
+    const wj_doc *doc = r->doc;
+    uint32_t start = wj_node_start(doc, node);
+    size_t n = doc->tape[node + 1] - start, done, step;
+    const char *text = doc->json + start;
+
+    if (r->opts->style == WJ_STYLE_CANONICAL &&
+        !wj_scalar_array_is_canonical(text, n))
+        return 0;
+    for (done = 0; done < n; done += step) {
+        step = n - done < SCALAR_ARRAY_STEP ? n - done : SCALAR_ARRAY_STEP;
+        if (wj_buf_reserve(r->buf, step) != 0)
+            return -1;
+        r->buf->len += wj_copy_without_space(r->buf->ptr + r->buf->len,
+                                             text + done, step);
+    }
+    return 1;
+}
+
 /*
- * Writes node through r->buf: a scalar at once, a container's opening
- * bracket and a frame.  parent is the object holding node as a member (for
+ * Writes node through r->buf: a scalar at once, and an array of scalars
+ * whole where it can; else a container's opening bracket and a frame.
+ * parent is the object holding node as a member (for
  * `required`), or 0.
  */
 static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
@@ -368,6 +397,13 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         rc = put_scalar(r, &out, node, doc->json[doc->tape[node]]);
         cursor_pause(r->buf, out);
         return rc;
+    }
+    if (type == WJ_ARRAY && !r->hook_values && wj_array_of_scalars(doc, node)) {
+        int written = put_scalar_array(r, node);
+        if (written < 0)
+            return nomem(r);
+        if (written)
+            return WJ_OK;
     }
     if (wj_buf_reserve(r->buf, 2) != 0)
         return nomem(r);

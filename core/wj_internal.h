@@ -499,6 +499,23 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
                          const wj_render_opts *opts, const wj_render_hook *hook,
                          wj_buf *buf, wj_error *err);
 
+/* True for an array whose elements are all numbers and literals (each a
+ * record of one slot): it may be written whole (scalar_array.c). */
+static inline int wj_array_of_scalars(const wj_doc *doc, uint32_t array)
+{
+    return doc->tape[array + 2] - wj_node_first(array) ==
+           wj_node_count(doc, array);
+}
+
+/* Copies the n bytes of text, a JSON text without strings, to out (room
+ * for n bytes) without its whitespace; returns the bytes written. */
+size_t wj_copy_without_space(char *out, const char *text, size_t n);
+
+/* True when every number in the n bytes of text, a JSON text without
+ * strings, is the canonical rendering's spelling of its double: an integer
+ * of at most 15 digits, not -0. */
+int wj_scalar_array_is_canonical(const char *text, size_t n);
+
 /* ------------------------------------------------------------------ errors */
 
 static inline wj_code wj_fail(wj_error *err, wj_code code, size_t offset,

@@ -134,10 +134,39 @@ static void test_arguments(void)
     wj_free(NULL, out);
 }
 
+/* Arrays of numbers and literals, which may be written whole: whitespace
+ * of every kind goes, integers of up to 15 digits stay, and anything RFC
+ * 8785 writes otherwise (a fraction, an exponent, -0, 16 digits or more)
+ * is written as its double, wherever it falls in the text's 16-byte
+ * blocks.  "[1,1,1,1,1,1,1," is 15 bytes. */
+static void test_scalar_arrays(void)
+{
+    CANON("[ 10 ,\n\t-20 ,\r 0 , true,false , null ]",
+          "[10,-20,0,true,false,null]");
+    CANON("[ ]", "[]");
+    CANON("[[1, 2], [\n], 3]", "[[1,2],[],3]");
+    CANON("[1,2.50,3]", "[1,2.5,3]");
+    CANON("[-0]", "[0]");
+    CANON("[1,-0,2]", "[1,0,2]");
+    CANON("[1,1,1,1,1,1,1,-0]", "[1,1,1,1,1,1,1,0]");   /* '-' | '0' */
+    CANON("[1,1,1,1,1,1,1,1e2]", "[1,1,1,1,1,1,1,100]"); /* '1' | 'e' */
+    CANON("[1,1,1,1,1,1,1,1E2]", "[1,1,1,1,1,1,1,100]");
+    CANON("[true,1e2]", "[true,100]");
+    CANON("[123456789012345,-123456789012345]",
+          "[123456789012345,-123456789012345]");
+    CANON("[12345678901234567]", "[12345678901234568]");
+    CANON("[1,1,1,1,1,12345678901234567]", /* 17 digits over a block end */
+          "[1,1,1,1,1,12345678901234568]");
+    CANON("[1,1,1,1,1,1,1,99999999999999999999]", /* 16 digits in a block */
+          "[1,1,1,1,1,1,1,100000000000000000000]");
+    CANON("[9007199254740993]", "[9007199254740992]");
+}
+
 int main(void)
 {
     test_canonical();
     test_range();
+    test_scalar_arrays();
     test_digests();
     test_arguments();
     return check_report("test_canonical");

@@ -63,6 +63,10 @@ static void test_spec_examples(void)
 static void test_order(void)
 {
     WIRE("[3,1,2]", "[3,1,2]");
+    /* an array of numbers and literals: lexemes as written, no blanks */
+    WIRE("[ 1.50 ,\n\t-0 ,\r 1E+2 , true,false , null ]",
+         "[1.50,-0,1E+2,true,false,null]");
+    WIRE("[[ 12345678901234567 ], [ ]]", "[[12345678901234567],[]]");
     WIRE("{\"b\":1,\"a\":2,\"B\":3,\"_\":4,\"1\":5}",
          "{\"1\":5,\"B\":3,\"_\":4,\"a\":2,\"b\":1}");
     /* a shorter prefix first; decoded names, by code point */
