@@ -375,8 +375,7 @@ static int put_scalar_array(render *r, uint32_t node)
 /*
  * Writes node through r->buf: a scalar at once, and an array of scalars
  * whole where it can; else a container's opening bracket and a frame.
- * parent is the object holding node as a member (for
- * `required`), or 0.
+ * parent is the object holding node as a member (for `required`), or 0.
  */
 static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
 {
