@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The core benchmark's part of bench/run (issue 14): the C API against
 simdjson and SHA-256 in one process, the SQL functions against json() on
-corpora of several mixes, and peak memory on number- and escape-dense bodies.
+corpora of several mixes, and peak memory on number-, container- and
+escape-dense bodies.
 
   build_core_bench  builds bench/core_bench (CMake option WIREJSON_BENCH)
   mix_sets          one corpus per mix of corpus.MIXES, each its own seed
@@ -83,7 +84,8 @@ def run_core(core_bench, sets, rounds):
 # ------------------------------------------------------------------ memory
 
 def write_probe_inputs(folder, say):
-    """The memory probes' inputs: number-dense and escape-dense bodies."""
+    """The memory probes' inputs: number-dense, container-dense and
+    escape-dense bodies."""
     os.makedirs(folder, exist_ok=True)
     made = []
 
@@ -106,8 +108,12 @@ def write_probe_inputs(folder, say):
                 b"," if k else b"", k, k % 97, k % 100, k % 13))
         f.write(b"]")
 
+    def empty_arrays(f):  # a container every 3 bytes: a record of the tape's largest kind
+        f.write(b"[" + b"[]," * (6_666_666 - 1) + b"[]]")
+
     make("zeros-20MB.json", zeros)
     make("small-objects-20MB.json", small_objects)
+    make("empty-arrays-20MB.json", empty_arrays)
     make("escapes-40MB.json", lambda f: corpus.write_single(1, 40 * 10**6, f))
     return made
 
