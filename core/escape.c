@@ -208,7 +208,6 @@ copy_body_blocks(wj_buf *buf, const char *s, size_t i, size_t limit,
 {
     const __m256i quote = _mm256_set1_epi8('"');
     const __m256i bslash = _mm256_set1_epi8('\\');
-    const __m256i mark = _mm256_set1_epi8((char)WJ_UTF8_MARK_LEAD);
     const size_t from = i;
     char *out = buf->ptr + buf->len;
     size_t room = buf->cap - buf->len; /* the buffer's, read once */
@@ -234,8 +233,7 @@ copy_body_blocks(wj_buf *buf, const char *s, size_t i, size_t limit,
                      (other & escaped_two_back);
         }
         if (wire && (e | before >> 31)) {
-            uint32_t marks = (uint32_t)_mm256_movemask_epi8(
-                _mm256_cmpeq_epi8(_mm256_max_epu8(v, mark), v));
+            uint32_t marks = wj_bytes_at_least(v, WJ_UTF8_MARK_LEAD);
             stops |= (uint64_t)(marks & (e << 1 | before >> 31)) << 1;
         }
         if (stops) {

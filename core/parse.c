@@ -805,7 +805,7 @@ uint32_t wj_node_end(const wj_doc *doc, uint32_t node)
     size_t at = doc->tape[node];
     switch (doc->json[at]) {
     case '{':
-    case '[': return doc->tape[node + 1];
+    case '[': return wj_container_end(doc, node);
     case '"':
         if (doc->tape[node + 1])
             return doc->tape[node + 1];

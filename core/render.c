@@ -356,7 +356,7 @@ static int put_scalar_array(render *r, uint32_t node)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = wj_node_start(doc, node);
-    size_t n = doc->tape[node + 1] - start, done, step;
+    size_t n = wj_container_end(doc, node) - start, done, step;
     const char *text = doc->json + start;
 
     if (r->opts->style == WJ_STYLE_CANONICAL &&

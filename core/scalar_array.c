@@ -22,30 +22,36 @@ static inline int is_space_byte(unsigned char c)
     return c <= ' ';
 }
 
+/* Copies text[from..to) to out + o without its whitespace, with no branch
+ * on the bytes; returns the new o. */
+static inline size_t drop_space(char *out, size_t o, const char *text,
+                                size_t from, size_t to)
+{
+    size_t k;
+    for (k = from; k < to; k++) {
+        out[o] = text[k];
+        o += !is_space_byte((unsigned char)text[k]);
+    }
+    return o;
+}
+
 size_t wj_copy_without_space(char *out, const char *text, size_t n)
 {
-    size_t i = 0, o = 0, k;
+    size_t i = 0, o = 0;
 #if defined(__SSE2__)
     const __m128i above_space = _mm_set1_epi8(' ' + 1);
     for (; n - i >= 16; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
         /* signed: the text holds no byte >= 0x80 */
-        if (!_mm_movemask_epi8(_mm_cmplt_epi8(v, above_space))) {
+        if (_mm_movemask_epi8(_mm_cmplt_epi8(v, above_space))) {
+            o = drop_space(out, o, text, i, i + 16);
+        } else {
             _mm_storeu_si128((__m128i *)(void *)(out + o), v);
             o += 16;
-            continue;
-        }
-        for (k = i; k < i + 16; k++) {
-            out[o] = text[k];
-            o += !is_space_byte((unsigned char)text[k]);
         }
     }
 #endif
-    for (k = i; k < n; k++) {
-        out[o] = text[k];
-        o += !is_space_byte((unsigned char)text[k]);
-    }
-    return o;
+    return drop_space(out, o, text, i, n);
 }
 
 /* The bytes of a 16-byte block that the canonical check looks at, one bit

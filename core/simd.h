@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * simd.h - the AVX2 pieces the string scanners share: the escaped bytes
- * of a block (the parser's string_skip.c and the writers' escape.c), and
- * the parser's entry to string_skip.c.
+ * of a block and the bytes at or above a UTF-8 lead (the parser's
+ * string_skip.c and the writers' escape.c), and the parser's entry to
+ * string_skip.c.
  *
  * Internal to libwirejson.  Every function here is compiled for AVX2; call
  * it only where __builtin_cpu_supports("avx2") said yes.
@@ -36,6 +37,16 @@ static inline uint32_t wj_escaped_bytes(uint32_t backslash, uint32_t *carry)
     sum = odd_starts + backslash;
     *carry = sum < backslash; /* the last run reaches the next block */
     return (even ^ sum << 1) & follows;
+}
+
+/* Bit k set when byte k of v is at least `least` (unsigned): a UTF-8
+ * lead byte from which on a character may be a combining mark or sort
+ * differently in UTF-16 (utf8.h). */
+WJ_AVX2 static inline uint32_t wj_bytes_at_least(__m256i v, unsigned char least)
+{
+    __m256i floor = _mm256_set1_epi8((char)least);
+    return (uint32_t)_mm256_movemask_epi8(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(v, floor), v));
 }
 
 /*

@@ -149,14 +149,6 @@ WJ_AVX2 static inline __m256i utf8_errors(const unsigned char *s, __m256i v)
     return _mm256_xor_si256(pairs, third_or_fourth);
 }
 
-/* Bit k set when byte k of v is at least `least` (unsigned). */
-WJ_AVX2 static inline uint32_t bytes_at_least(__m256i v, unsigned char least)
-{
-    __m256i floor = _mm256_set1_epi8((char)least);
-    return (uint32_t)_mm256_movemask_epi8(
-        _mm256_cmpeq_epi8(_mm256_max_epu8(v, floor), v));
-}
-
 /* Where the parser's loop takes over when the blocks passed s[from..i)
  * (where it left off, when they passed nothing): at the
  * backslash of an escape that s[i] or s[i - 1] is the escaped byte of (so
@@ -225,9 +217,9 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
         if (rewritten & take)
             f |= WJ_STR_REWRITE;
         if (high & take) {
-            if ((e << 1 | escaped >> 31) & take & bytes_at_least(v, WJ_UTF8_MARK_LEAD))
+            if ((e << 1 | escaped >> 31) & take & wj_bytes_at_least(v, WJ_UTF8_MARK_LEAD))
                 f |= WJ_STR_REWRITE;
-            if (bytes_at_least(v, WJ_UTF8_UTF16_ORDER_LEAD) & take)
+            if (wj_bytes_at_least(v, WJ_UTF8_UTF16_ORDER_LEAD) & take)
                 f |= WJ_STR_UTF16;
         }
         if (stops) {

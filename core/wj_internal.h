@@ -241,6 +241,12 @@ static inline uint32_t wj_node_start(const wj_doc *doc, uint32_t node)
 /* Offset one past a value's last byte (a scalar's is found again). */
 uint32_t wj_node_end(const wj_doc *doc, uint32_t node);
 
+/* wj_node_end of an array or an object, inline: its record keeps it. */
+static inline uint32_t wj_container_end(const wj_doc *doc, uint32_t node)
+{
+    return doc->tape[node + 1];
+}
+
 /* The record after the subtree of a value. */
 static inline uint32_t wj_node_next(const wj_doc *doc, uint32_t node)
 {
