@@ -167,7 +167,7 @@ static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m)
             v[k] = v[k - 1];
         }
         if (k > 0 && c == 0)
-            repeat = earlier(repeat, doc->tape[item]);
+            repeat = earlier(repeat, wj_name_start(doc, item));
         v[k] = item;
     }
     return repeat;
@@ -245,7 +245,8 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
         wj_span x = wj_doc_name(doc, names[k - 1]),
                 y = wj_doc_name(doc, names[k]);
         if (x.len == y.len && wj_compare_bytes_quick(x, y) == 0) {
-            uint32_t a = doc->tape[names[k - 1]], b = doc->tape[names[k]];
+            uint32_t a = wj_name_start(doc, names[k - 1]),
+                     b = wj_name_start(doc, names[k]);
             repeat = earlier(repeat, a > b ? a : b);
         }
     }

@@ -33,7 +33,6 @@ typedef struct parser {
     uint32_t *keys; /* name records of the members of the open objects */
     uint32_t n_keys;
     uint32_t cap_keys;
-    uint32_t n_order;
     size_t names_len;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
@@ -142,12 +141,13 @@ static uint32_t max_entries(size_t len)
     return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
-/* The most tape slots len bytes can need: a container's 5 slots take 2
- * bytes at least (`[[[]]]`), a name's 3 take 3 (`"":`), a string's 2 take
- * 2, a number's 1 takes 1; 2.5 a byte. */
+/* The most tape slots len bytes can need: a container's 3 slots take its 2
+ * brackets, a name's 2 and its entry in the object's sorted names take 3
+ * bytes at least (`"":`), a string's 2 take 2, a number's 1 takes 1; 1.5 a
+ * byte. */
 static uint32_t max_slots(size_t len)
 {
-    size_t n = 5 * (len / 2) + 16;
+    size_t n = len + len / 2 + 16;
     return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
 }
 
@@ -329,7 +329,8 @@ static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 }
 
 /* Files the decoded form of the escaped name at tape record idx (raw body
- * s[start + 1 .. end - 1)) in doc->names: a 4-byte length, then the bytes. */
+ * s[start + 1 .. end - 1)) in doc->names, a 4-byte length, then the bytes,
+ * and points the record there (wj_internal.h). */
 static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
 {
     size_t raw_len = end - start - 2;
@@ -349,21 +350,20 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
         (const char *)p->s + start + 1, raw_len,
         p->doc->names + p->names_len + sizeof decoded);
     memcpy(p->doc->names + p->names_len, &decoded, sizeof decoded);
-    /* The names fit in the input's length (see wj_internal.h), so + 1 does
-     * not wrap. */
-    p->doc->tape[idx + 2] = (uint32_t)p->names_len + 1;
+    /* The names fit in the input's length, so their offsets in 32 bits. */
+    p->doc->tape[idx] = (uint32_t)start + 1;
+    p->doc->tape[idx + 1] = (uint32_t)p->names_len;
     p->names_len += sizeof decoded + decoded;
     return WJ_OK;
 }
 
 /* Adds the record of the string literal s[start..end) (end one past its
- * closing quote) found with flags: two slots for a value, three for a
- * member name (whose flags go to *name_flags; a name with escapes is
- * decoded into doc->names). */
+ * closing quote) found with flags, a value or a member name (whose flags go
+ * to *name_flags; a name with escapes is decoded into doc->names). */
 static inline wj_code add_string(parser *p, int is_name, size_t start,
                                  size_t end, uint8_t flags, uint8_t *name_flags)
 {
-    uint32_t idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
+    uint32_t idx = add_record(p, 2, start);
     p->pos = end;
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -373,7 +373,6 @@ static inline wj_code add_string(parser *p, int is_name, size_t start,
     }
     *name_flags = flags;
     p->doc->tape[idx + 1] = (uint32_t)end;
-    p->doc->tape[idx + 2] = 0;
     return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, end) : WJ_OK;
 }
 
@@ -546,33 +545,25 @@ static wj_code parse_literal(parser *p, const char *word)
     return WJ_OK;
 }
 
-/* Sorts the names of the object that just closed, reports the earliest
- * repeated name, and files the order in doc->order. */
-static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
+/* Sorts the names of the non-empty object that just closed, reports the
+ * earliest repeated name, and ends its subtree on the tape with them. */
+static wj_code close_object(parser *p, uint32_t key_base)
 {
     wj_doc *doc = p->doc;
-    uint32_t n = p->n_keys - key_base;
-    uint32_t *names;
+    uint32_t n = p->n_keys - key_base, at;
+    uint32_t *names = p->keys + key_base;
     size_t repeat;
 
-    if (n == 0) { /* p->keys may still be NULL: no arithmetic on it */
-        doc->tape[obj + 4] = p->n_order;
-        return WJ_OK;
-    }
-    names = p->keys + key_base;
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
     repeat = wj_sort_names_unique(doc, names, n, p->tmp);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
-    if (p->n_order + n > doc->cap_order &&
-        grow(p, (void **)&doc->order, &doc->cap_order, p->n_order + n,
-             sizeof(uint32_t)) != 0)
+    at = add_record(p, n, names[0]);
+    if (at == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    memcpy(doc->order + p->n_order, names, n * sizeof(uint32_t));
-    doc->tape[obj + 4] = p->n_order;
-    p->n_order += n;
+    memcpy(doc->tape + at, names, n * sizeof(uint32_t));
     p->n_keys = key_base;
     return WJ_OK;
 }
@@ -604,16 +595,16 @@ value:
         idx = add_record(p, WJ_CONTAINER_SLOTS, p->pos);
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
-        p->doc->tape[idx + 3] = 0; /* count */
-        p->doc->tape[idx + 4] = 0; /* order */
         stack[depth] = idx;
         key_base[depth] = p->n_keys;
         depth++;
         p->pos++;
         skip_space(p);
-        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']'))
+        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']')) {
+            p->doc->n_tape = idx + WJ_EMPTY_SLOTS; /* no count */
             goto close;
-        p->doc->tape[idx + 3] = 1;
+        }
+        p->doc->tape[idx + 2] = 1; /* count */
         if (is_object)
             goto member;
         goto value;
@@ -654,7 +645,7 @@ after_value:
         skip_space(p);
         if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
             return fail(p, WJ_ERR_SYNTAX, p->pos, "trailing comma");
-        top[3]++;
+        top[2]++;
         if (p->s[top[0]] == '{')
             goto member;
         goto value;
@@ -667,15 +658,15 @@ after_value:
 
 close:
     depth--;
-    top = p->doc->tape + stack[depth];
-    top[1] = (uint32_t)(p->pos + 1); /* end */
-    top[2] = p->doc->n_tape;         /* next */
+    idx = stack[depth];
     p->pos++;
-    if (p->s[top[0]] == '{' && track_names) {
-        rc = close_object(p, stack[depth], key_base[depth]);
+    if (track_names && p->s[p->doc->tape[idx]] == '{' &&
+        p->doc->n_tape != idx + WJ_EMPTY_SLOTS) {
+        rc = close_object(p, key_base[depth]);
         if (rc != WJ_OK)
             return rc;
     }
+    p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
     goto after_value;
 
 member:
@@ -695,7 +686,7 @@ member:
             return wj_fail_nomem(p->err);
         p->keys[p->n_keys++] = idx;
         if (name_flags & WJ_STR_UTF16)
-            p->doc->tape[stack[depth - 1] + 3] |= WJ_COUNT_UTF16;
+            p->doc->tape[stack[depth - 1] + 2] |= WJ_COUNT_UTF16;
     }
     skip_space(p);
     if (p->pos >= p->len || p->s[p->pos] != ':')
@@ -727,7 +718,6 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.doc = doc;
     p.err = err;
     doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
-    doc->order = take_array(alloc, WJ_SCRATCH_ORDER, &doc->cap_order);
     doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
     p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);
     p.tmp = take_array(alloc, WJ_SCRATCH_SORT, &p.cap_tmp);
@@ -756,15 +746,11 @@ void wj_doc_release(wj_doc *doc)
     const wj_alloc *alloc = doc->alloc;
     wj_scratch_give(alloc, WJ_SCRATCH_TAPE, doc->tape,
                     (size_t)doc->cap_tape * sizeof(uint32_t));
-    wj_scratch_give(alloc, WJ_SCRATCH_ORDER, doc->order,
-                    (size_t)doc->cap_order * sizeof(uint32_t));
     wj_scratch_give(alloc, WJ_SCRATCH_NAMES, doc->names, doc->cap_names);
     doc->tape = NULL;
-    doc->order = NULL;
     doc->names = NULL;
     doc->n_tape = 0;
     doc->cap_tape = 0;
-    doc->cap_order = 0;
     doc->cap_names = 0;
 }
 
@@ -798,6 +784,50 @@ size_t wj_string_end(const char *s, size_t len, size_t at)
         /* a backslash skips the byte after it; anything else is text */
         at += u[at] == '\\' ? 2 : 1;
     }
+}
+
+/* The last element of a non-empty array, or the value of an object's last
+ * member. */
+static uint32_t last_child(const wj_doc *doc, uint32_t node)
+{
+    uint32_t child = wj_node_first(node), k, count = wj_node_count(doc, node);
+    if (doc->json[doc->tape[node]] == '[') {
+        if (wj_array_of_scalars(doc, node))
+            return doc->tape[node + 1] - 1;
+        for (k = 1; k < count; k++)
+            child = wj_node_next(doc, child);
+        return child;
+    }
+    for (k = 1; k < count; k++)
+        child = wj_member_next(doc, child);
+    return wj_member_value(child);
+}
+
+/* The record keeps no end (wj_internal.h): down the last children to a
+ * scalar or an empty container, then over the whitespace and the closing
+ * bracket of each container on the way back up. */
+uint32_t wj_container_end(const wj_doc *doc, uint32_t node)
+{
+    const unsigned char *s = (const unsigned char *)doc->json;
+    unsigned open = 0; /* containers whose closing bracket is still ahead */
+    size_t at;
+
+    while (wj_node_is_container(doc, node) && !wj_container_empty(doc, node)) {
+        node = last_child(doc, node);
+        open++;
+    }
+    if (wj_node_is_container(doc, node)) {
+        at = doc->tape[node] + 1;
+        open++;
+    } else {
+        at = wj_node_end(doc, node);
+    }
+    for (; open > 0; open--) {
+        while (is_space[s[at]])
+            at++;
+        at++; /* the closing bracket */
+    }
+    return (uint32_t)at;
 }
 
 uint32_t wj_node_end(const wj_doc *doc, uint32_t node)

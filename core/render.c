@@ -32,9 +32,10 @@ typedef struct frame {
     uint32_t done;    /* elements or members written */
     uint32_t total;   /* elements or members to write */
     uint32_t child;   /* arrays: the next element's node */
-    uint32_t list;    /* objects: where their member order starts */
+    uint32_t list;    /* objects: where their member order starts, on
+                         the tape or in scratch */
     uint32_t mark;    /* scratch size to restore on close */
-    uint8_t own_list; /* objects: list is in scratch, not doc->order */
+    uint8_t own_list; /* objects: list is in scratch, not on the tape */
     uint8_t mode;
     uint8_t is_array;
 } frame;
@@ -190,7 +191,8 @@ static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
     f->done = 0;
     f->total = wj_node_count(r->doc, node);
     f->child = wj_node_first(node);
-    f->list = r->doc->tape[node + 4];
+    f->list = is_array ? 0
+                       : (uint32_t)(wj_doc_members(r->doc, node) - r->doc->tape);
     f->mark = r->n_scratch;
     f->own_list = 0;
     f->mode = (uint8_t)m;
@@ -373,8 +375,9 @@ static int put_scalar_array(render *r, uint32_t node)
 }
 
 /*
- * Writes node through r->buf: a scalar at once, and an array of scalars
- * whole where it can; else a container's opening bracket and a frame.
+ * Writes node through r->buf: a scalar or an empty container at once, and
+ * an array of scalars whole where it can; else a container's opening
+ * bracket and a frame.
  * parent is the object holding node as a member (for `required`), or 0.
  */
 static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
@@ -396,6 +399,12 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         rc = put_scalar(r, &out, node, doc->json[doc->tape[node]]);
         cursor_pause(r->buf, out);
         return rc;
+    }
+    if (wj_container_empty(doc, node)) {
+        if (wj_buf_reserve(r->buf, 2) != 0)
+            return nomem(r);
+        wj_buf_put(r->buf, type == WJ_ARRAY ? "[]" : "{}", 2);
+        return WJ_OK;
     }
     if (type == WJ_ARRAY && !r->hook_values && wj_array_of_scalars(doc, node)) {
         int written = put_scalar_array(r, node);
@@ -495,7 +504,7 @@ write_escaped_name(render *r, uint32_t name, int first)
         return nomem(r);
     if (!first)
         wj_buf_putc(r->buf, ',');
-    rc = write_literal(r, wj_node_start(r->doc, name));
+    rc = write_literal(r, wj_name_start(r->doc, name));
     if (rc != WJ_OK)
         return rc;
     if (wj_buf_reserve(r->buf, 1) != 0)
@@ -509,7 +518,7 @@ write_escaped_name(render *r, uint32_t name, int first)
 static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
 {
     const wj_doc *doc = r->doc;
-    uint32_t start = wj_node_start(doc, name), n;
+    uint32_t start, n;
     wj_code rc;
 
     if (wj_name_escaped(doc, name)) {
@@ -518,7 +527,8 @@ static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
         *out = cursor_resume(r->buf);
         return rc;
     }
-    n = wj_name_end(doc, name) - start;
+    start = doc->tape[name]; /* plain: its record's start and end */
+    n = doc->tape[name + 1] - start;
     if (room(r->buf, out, (size_t)n + 2 + PUT_SLACK) != 0)
         return nomem(r);
     if (!first)
@@ -571,10 +581,8 @@ static wj_code walk(render *r, uint32_t root)
                     break;
             }
         } else {
-            /* no arithmetic on a NULL list (wj_doc_members) */
-            const uint32_t *list = !total        ? NULL
-                                   : f->own_list ? r->scratch + f->list
-                                                 : doc->order + f->list;
+            const uint32_t *list =
+                f->own_list ? r->scratch + f->list : tape + f->list;
             for (; done < total; done++) {
                 uint32_t name = list[done];
                 value = wj_member_value(name);

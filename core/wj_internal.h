@@ -35,7 +35,6 @@ void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
  * allocator (scratch.c). */
 typedef enum wj_scratch_kind {
     WJ_SCRATCH_TAPE,
-    WJ_SCRATCH_ORDER,
     WJ_SCRATCH_NAMES,
     WJ_SCRATCH_KEYS,
     WJ_SCRATCH_SORT,
@@ -171,25 +170,39 @@ typedef enum wj_type {
  *
  *   number, true, false, null           1 slot   start
  *   string                              2 slots  start, plain end
- *   member name                         3 slots  start, end, ext
- *   array, object                       5 slots  start, end, next,
- *                                                count (| WJ_COUNT_UTF16),
- *                                                order
+ *   member name                         2 slots  start, end (no escape)
+ *                                                start + 1, pool (escapes)
+ *   array, object                       3 slots  start, next,
+ *                                                count (| WJ_COUNT_UTF16)
+ *   empty array, empty object           2 slots  start, next
  *
- * A number's end is not kept: the input is valid, so it is found again when
- * needed.  That keeps a `[0,0,...]` at 4 bytes of tape per element, where a
- * record per value with every field cost 24.  A string's `plain end` is the
- * offset one past its closing quote when both renderings write the literal
- * exactly as it is (no escape, or only \" \\ \n \r \t with no combining mark
- * after one: not WJ_STR_REWRITE), so its bytes are copied as they are; else
- * 0 (the writers find its end as they re-escape it).  A container's children
- * follow its record, an object's as name, value, name, value...; `next` is the
- * record after its subtree.  A name's `ext` is 0 when it holds no escape, else
- * 1 + the offset in wj_doc.names of its decoded form (a 4-byte length, then the
- * bytes). An object's `order` is its first entry in wj_doc.order.
+ * Records are as small as their readers allow, so that a document dense in
+ * small values (`[0,0,...]`, `[[],[],...]`, arrays of small objects) costs
+ * a small multiple of its size.  A number's end is not kept: the input is
+ * valid, so it is found again when needed; nor a container's: its last
+ * child's end and the closing bracket after it tell it (wj_container_end).
+ * A string's `plain end` is the offset one past its closing quote when both
+ * renderings write the literal exactly as it is (no escape, or only \" \\
+ * \n \r \t with no combining mark after one: not WJ_STR_REWRITE), so its
+ * bytes are copied as they are; else 0 (the writers find its end as they
+ * re-escape it).
+ *
+ * A container's children follow its record, an object's as name, value,
+ * name, value...; `next` is the record after its subtree, so a container is
+ * empty exactly when next is two slots on.  A parse that tracks names
+ * (not WJ_PARSE_ALLOW_DUPLICATES) ends each non-empty object's subtree with
+ * its name records sorted by decoded bytes, `count` slots just before
+ * `next`.
+ *
+ * A member name that holds an escape has its decoded form in wj_doc.names
+ * (a 4-byte length, then the bytes) at offset `pool`; its first slot then
+ * points one past its opening quote, at a byte that is never '"' (a name
+ * whose first byte after the quote is its closing quote is empty, so holds
+ * no escape), which is how the two kinds are told apart.
  */
-#define WJ_NAME_SLOTS 3
-#define WJ_CONTAINER_SLOTS 5
+#define WJ_NAME_SLOTS 2
+#define WJ_CONTAINER_SLOTS 3
+#define WJ_EMPTY_SLOTS 2
 #define WJ_COUNT_UTF16 0x80000000u /* an object: a name has WJ_STR_UTF16 */
 
 typedef struct wj_doc {
@@ -198,8 +211,6 @@ typedef struct wj_doc {
     uint32_t *tape;
     uint32_t n_tape;
     uint32_t cap_tape;
-    uint32_t *order; /* per object, its name records sorted by decoded bytes */
-    uint32_t cap_order;
     char *names; /* decoded member names that held escapes */
     size_t cap_names;
     const wj_alloc *alloc;
@@ -232,43 +243,50 @@ static inline int wj_node_is_container(const wj_doc *doc, uint32_t node)
     return wj_opens_container(doc->json[doc->tape[node]]);
 }
 
-/* Offset of a value's (or a name's) first byte. */
+/* Offset of a value's first byte. */
 static inline uint32_t wj_node_start(const wj_doc *doc, uint32_t node)
 {
     return doc->tape[node];
 }
 
-/* Offset one past a value's last byte (a scalar's is found again). */
+/* Offset one past a value's last byte (a scalar's or a container's is found
+ * again). */
 uint32_t wj_node_end(const wj_doc *doc, uint32_t node);
 
-/* wj_node_end of an array or an object, inline: its record keeps it. */
-static inline uint32_t wj_container_end(const wj_doc *doc, uint32_t node)
-{
-    return doc->tape[node + 1];
-}
+/* wj_node_end of an array or an object. */
+uint32_t wj_container_end(const wj_doc *doc, uint32_t node);
 
 /* The record after the subtree of a value. */
 static inline uint32_t wj_node_next(const wj_doc *doc, uint32_t node)
 {
     char c = doc->json[doc->tape[node]];
     if (wj_opens_container(c))
-        return doc->tape[node + 2];
+        return doc->tape[node + 1];
     return c == '"' ? node + 2 : node + 1;
+}
+
+/* True for an array or object without elements or members. */
+static inline int wj_container_empty(const wj_doc *doc, uint32_t node)
+{
+    return doc->tape[node + 1] == node + WJ_EMPTY_SLOTS;
 }
 
 /* A container's elements or members. */
 static inline uint32_t wj_node_count(const wj_doc *doc, uint32_t node)
 {
-    return doc->tape[node + 3] & ~WJ_COUNT_UTF16;
+    return wj_container_empty(doc, node)
+               ? 0
+               : doc->tape[node + 2] & ~WJ_COUNT_UTF16;
 }
 
 /* True for an object with a name that may sort differently in UTF-16. */
 static inline int wj_node_utf16(const wj_doc *doc, uint32_t node)
 {
-    return (doc->tape[node + 3] & WJ_COUNT_UTF16) != 0;
+    return !wj_container_empty(doc, node) &&
+           (doc->tape[node + 2] & WJ_COUNT_UTF16) != 0;
 }
 
-/* A container's first element, or an object's first name. */
+/* A non-empty container's first element, or an object's first name. */
 static inline uint32_t wj_node_first(uint32_t node)
 {
     return node + WJ_CONTAINER_SLOTS;
@@ -286,16 +304,29 @@ static inline uint32_t wj_member_next(const wj_doc *doc, uint32_t name)
     return wj_node_next(doc, wj_member_value(name));
 }
 
-/* Offsets of a member name's quotes: start, and one past the closing one. */
-static inline uint32_t wj_name_end(const wj_doc *doc, uint32_t name)
-{
-    return doc->tape[name + 1];
-}
-
 /* True when a member name holds an escape. */
 static inline int wj_name_escaped(const wj_doc *doc, uint32_t name)
 {
-    return doc->tape[name + 2] != 0;
+    return doc->json[doc->tape[name]] != '"';
+}
+
+/* Offset one past the valid string literal that opens at s[at]. */
+size_t wj_string_end(const char *s, size_t len, size_t at);
+
+/* Offset of a member name's opening quote. */
+static inline uint32_t wj_name_start(const wj_doc *doc, uint32_t name)
+{
+    return doc->tape[name] - (uint32_t)wj_name_escaped(doc, name);
+}
+
+/* Offset one past a member name's closing quote (found again for a name
+ * with escapes). */
+static inline uint32_t wj_name_end(const wj_doc *doc, uint32_t name)
+{
+    if (wj_name_escaped(doc, name))
+        return (uint32_t)wj_string_end(doc->json, doc->len,
+                                       wj_name_start(doc, name));
+    return doc->tape[name + 1];
 }
 
 /* A member name's decoded bytes. */
@@ -319,10 +350,10 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
 {
     const uint32_t *t = doc->tape + name;
     wj_span s;
-    if (t[2]) {
+    if (doc->json[t[0]] != '"') { /* wj_name_escaped */
         uint32_t len;
-        memcpy(&len, doc->names + t[2] - 1, sizeof len);
-        s.ptr = doc->names + t[2] - 1 + sizeof len;
+        memcpy(&len, doc->names + t[1], sizeof len);
+        s.ptr = doc->names + t[1] + sizeof len;
         s.len = len;
     } else {
         s.ptr = doc->json + t[0] + 1;
@@ -331,12 +362,11 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
     return s;
 }
 
-/* The sorted name records of an object.  doc->order is NULL while no
- * object has members, and arithmetic on NULL is undefined even by 0. */
+/* The name records of an object sorted by decoded bytes (a parse that
+ * tracks names; wj_node_count of them). */
 static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
 {
-    return wj_node_count(doc, obj) ? doc->order + doc->tape[obj + 4]
-                                   : doc->order;
+    return doc->tape + doc->tape[obj + 1] - wj_node_count(doc, obj);
 }
 
 /* Finds the member called name in obj; returns its position in
@@ -423,9 +453,6 @@ static inline size_t wj_number_end(const char *s, size_t len, size_t at)
 size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
                       const char **why);
 
-/* Offset one past the valid string literal that opens at s[at]. */
-size_t wj_string_end(const char *s, size_t len, size_t at);
-
 /*
  * Appends text (raw UTF-8 bytes, not JSON) as a string literal with the wire
  * rendering's escapes, the combining-mark rule included, or the canonical
@@ -509,7 +536,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
  * record of one slot): it may be written whole (scalar_array.c). */
 static inline int wj_array_of_scalars(const wj_doc *doc, uint32_t array)
 {
-    return doc->tape[array + 2] - wj_node_first(array) ==
+    return doc->tape[array + 1] - wj_node_first(array) ==
            wj_node_count(doc, array);
 }
 

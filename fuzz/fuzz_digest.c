@@ -52,8 +52,8 @@ static wj_code expected_message(const wj_doc *doc, uint32_t node,
         if (!first)
             fuzz_buf_putc(&text, ',');
         first = 0;
-        fuzz_buf_put(&text, doc->json + wj_node_start(doc, name),
-                     v->end - wj_node_start(doc, name));
+        fuzz_buf_put(&text, doc->json + wj_name_start(doc, name),
+                     v->end - wj_name_start(doc, name));
     }
     fuzz_buf_putc(&text, '}');
     rc = wj_data_digest(text.ptr, text.len, NULL, hex, NULL);

@@ -33,8 +33,8 @@ static uint32_t member(const wj_doc *doc, uint32_t obj, const char *name)
         return 0;
     for (k = 0; k < wj_node_count(doc, obj);
          k++, m = wj_node_next(doc, wj_member_value(m)))
-        if (wj_node_end(doc, m) - wj_node_start(doc, m) == len + 2 &&
-            memcmp(doc->json + wj_node_start(doc, m) + 1, name, len) == 0)
+        if (wj_name_end(doc, m) - wj_name_start(doc, m) == len + 2 &&
+            memcmp(doc->json + wj_name_start(doc, m) + 1, name, len) == 0)
             return wj_member_value(m);
     return 0;
 }
@@ -43,6 +43,12 @@ static void put_node(const wj_doc *doc, uint32_t node, fuzz_buf *out)
 {
     fuzz_buf_put(out, doc->json + wj_node_start(doc, node),
                  wj_node_end(doc, node) - wj_node_start(doc, node));
+}
+
+static void put_name(const wj_doc *doc, uint32_t name, fuzz_buf *out)
+{
+    fuzz_buf_put(out, doc->json + wj_name_start(doc, name),
+                 wj_name_end(doc, name) - wj_name_start(doc, name));
 }
 
 /* A tool's text to splice, when its canonical JSON equals that of params
@@ -89,7 +95,7 @@ static void put_reordered(const wj_doc *doc, uint32_t obj,
             if (!first)
                 fuzz_buf_putc(out, ',');
             first = 0;
-            put_node(doc, m, out);
+            put_name(doc, m, out);
             fuzz_buf_putc(out, ':');
             if (is_tool && lead == 1 &&
                 wj_node_type(doc, wj_member_value(m)) == WJ_OBJECT)
@@ -133,7 +139,7 @@ static int expected(const char *body, size_t body_len, const wj_doc *texts,
              k++, m = wj_node_next(&wd, wj_member_value(m))) {
             if (k)
                 fuzz_buf_putc(out, ',');
-            put_node(&wd, m, out);
+            put_name(&wd, m, out);
             fuzz_buf_putc(out, ':');
             if (wj_member_value(m) != tools) {
                 put_node(&wd, wj_member_value(m), out);

@@ -42,15 +42,22 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
                            uint32_t hi, int is_name, int orders)
 {
     const char *s = doc->json;
-    uint32_t start = wj_node_start(doc, node), end, next, k, child, at, count;
-    wj_type type = wj_node_type(doc, node);
+    uint32_t start, end, next, k, child, at, count;
+    wj_type type;
 
-    end = is_name ? wj_name_end(doc, node) : wj_node_end(doc, node);
-    FUZZ_CHECK(lo <= start && start < end && end <= hi);
     if (is_name) {
-        FUZZ_CHECK(type == WJ_STRING && end - start >= 2 && s[end - 1] == '"');
+        start = wj_name_start(doc, node);
+        end = wj_name_end(doc, node);
+        FUZZ_CHECK(lo <= start && start < end && end <= hi);
+        FUZZ_CHECK(end - start >= 2 && s[start] == '"' && s[end - 1] == '"');
+        FUZZ_CHECK(wj_name_escaped(doc, node) ==
+                   (memchr(s + start, '\\', end - start) != NULL));
         return wj_member_value(node);
     }
+    start = wj_node_start(doc, node);
+    end = wj_node_end(doc, node);
+    type = wj_node_type(doc, node);
+    FUZZ_CHECK(lo <= start && start < end && end <= hi);
     next = wj_node_next(doc, node);
     FUZZ_CHECK(next > node && next <= doc->n_tape);
     switch (type) {
@@ -69,12 +76,14 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
         FUZZ_CHECK(s[end - 1] == (type == WJ_ARRAY ? ']' : '}'));
         count = wj_node_count(doc, node);
         at = start + 1;
-        child = wj_node_first(node);
+        for (k = start + 1; k < end - 1 && is_space(s[k]); k++)
+            ;
+        FUZZ_CHECK((count == 0) == (k == end - 1)); /* only blanks inside */
+        child = count ? wj_node_first(node) : node + WJ_EMPTY_SLOTS;
         for (k = 0; k < count; k++) {
             uint32_t after;
             if (type == WJ_OBJECT) {
                 uint32_t name = child;
-                FUZZ_CHECK(wj_node_type(doc, name) == WJ_STRING);
                 child = check_node(doc, name, at, end - 1, 1, orders);
                 at = wj_name_end(doc, name);
             }
@@ -82,7 +91,8 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
             at = wj_node_end(doc, child);
             child = after;
         }
-        FUZZ_CHECK(child == next);
+        /* an object's sorted names close its subtree */
+        FUZZ_CHECK(child + (type == WJ_OBJECT && orders ? count : 0) == next);
         if (type == WJ_OBJECT && orders)
             check_order(doc, node);
         return next;

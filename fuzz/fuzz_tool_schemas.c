@@ -27,7 +27,7 @@ static uint32_t member(const wj_doc *doc, uint32_t obj, const wj_name *name)
     decoded = fuzz_xmalloc(doc->len);
     for (k = 0; k < wj_node_count(doc, obj) && !found;
          k++, m = wj_node_next(doc, wj_member_value(m))) {
-        fuzz_node n_at = fuzz_node_at(doc, m), *n = &n_at;
+        fuzz_node n_at = fuzz_name_at(doc, m), *n = &n_at;
         size_t len = fuzz_decode_utf8(doc->json + n->start + 1,
                                       n->end - n->start - 2, decoded);
         if (len == name->len && memcmp(decoded, name->ptr, len) == 0)

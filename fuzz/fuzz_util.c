@@ -184,3 +184,14 @@ fuzz_node fuzz_node_at(const wj_doc *doc, uint32_t node)
                   : 0;
     return n;
 }
+
+fuzz_node fuzz_name_at(const wj_doc *doc, uint32_t name)
+{
+    fuzz_node n;
+    n.type = WJ_STRING;
+    n.start = wj_name_start(doc, name);
+    n.end = wj_name_end(doc, name);
+    n.next = wj_member_value(name);
+    n.count = 0;
+    return n;
+}

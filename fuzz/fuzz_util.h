@@ -103,6 +103,10 @@ typedef struct fuzz_node {
 
 fuzz_node fuzz_node_at(const wj_doc *doc, uint32_t node);
 
+/* The same for a member name's record: its quotes' span, type WJ_STRING,
+ * `next` its value. */
+fuzz_node fuzz_name_at(const wj_doc *doc, uint32_t name);
+
 /* Same bytes, or abort printing both. */
 void fuzz_check_same_bytes(const char *what, const char *a, size_t a_len,
                            const char *b, size_t b_len);

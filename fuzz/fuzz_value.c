@@ -126,21 +126,21 @@ size_t fuzz_decode_utf8(const char *raw, size_t raw_len, char *out)
     return o;
 }
 
-/* A string node's code points (malloc'd, *n of them). */
-static uint32_t *node_cps(const wj_doc *doc, uint32_t node, size_t *n)
+/* A string literal's code points (malloc'd, *n of them). */
+static uint32_t *literal_cps(const wj_doc *doc, fuzz_node s, size_t *n)
 {
-    fuzz_node s_at = fuzz_node_at(doc, node), *s = &s_at;
-    size_t raw_len = s->end - s->start - 2;
+    size_t raw_len = s.end - s.start - 2;
     uint32_t *cps = fuzz_xmalloc((raw_len + 1) * sizeof *cps);
-    *n = fuzz_decode(doc->json + s->start + 1, raw_len, cps);
+    *n = fuzz_decode(doc->json + s.start + 1, raw_len, cps);
     return cps;
 }
 
-static int same_string(const wj_doc *a, uint32_t na, const wj_doc *b,
-                       uint32_t nb)
+/* True when the string literals x of a and y of b decode the same. */
+static int same_literal(const wj_doc *a, fuzz_node x, const wj_doc *b,
+                        fuzz_node y)
 {
     size_t la, lb;
-    uint32_t *ca = node_cps(a, na, &la), *cb = node_cps(b, nb, &lb);
+    uint32_t *ca = literal_cps(a, x, &la), *cb = literal_cps(b, y, &lb);
     int same = la == lb && memcmp(ca, cb, la * sizeof *ca) == 0;
     free(ca);
     free(cb);
@@ -216,7 +216,7 @@ int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b, uint32_t nb,
         return want_len == y->end - y->start &&
                memcmp(want, b->json + y->start, want_len) == 0;
     }
-    case WJ_STRING: return same_string(a, na, b, nb);
+    case WJ_STRING: return same_literal(a, *x, b, *y);
     case WJ_ARRAY: {
         uint32_t ea = wj_node_first(na), eb = wj_node_first(nb);
         if (x->count != y->count)
@@ -235,7 +235,8 @@ int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b, uint32_t nb,
         if (x->count != y->count)
             return 0;
         for (k = 0; k < x->count; k++)
-            if (!same_string(a, ma[k], b, mb[k]) ||
+            if (!same_literal(a, fuzz_name_at(a, ma[k]), b,
+                              fuzz_name_at(b, mb[k])) ||
                 !fuzz_same_value(a, wj_member_value(ma[k]), b,
                                  wj_member_value(mb[k]), canonical_numbers))
                 return 0;
@@ -267,11 +268,12 @@ static void put_u_escape(fuzz_rng *rng, fuzz_buf *out, uint32_t unit)
     fuzz_buf_put(out, e, 6);
 }
 
-/* A string literal again, some ASCII characters and short escapes as \u. */
-static void respell_string(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
+/* The string literal s again, some ASCII characters and short escapes as
+ * \u. */
+static void respell_string(const wj_doc *doc, fuzz_node s_at, fuzz_rng *rng,
                            fuzz_buf *out)
 {
-    fuzz_node s_at = fuzz_node_at(doc, node), *s = &s_at;
+    const fuzz_node *s = &s_at;
     const char *raw = doc->json + s->start + 1;
     size_t len = s->end - s->start - 2, i = 0;
 
@@ -307,7 +309,7 @@ void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
 
     put_space(rng, out);
     if (n->type == WJ_STRING) {
-        respell_string(doc, node, rng, out);
+        respell_string(doc, *n, rng, out);
     } else if (n->type == WJ_ARRAY) {
         fuzz_buf_putc(out, '[');
         put_space(rng, out);
@@ -334,7 +336,7 @@ void fuzz_respell(const wj_doc *doc, uint32_t node, fuzz_rng *rng,
             if (k)
                 fuzz_buf_putc(out, ',');
             put_space(rng, out);
-            respell_string(doc, names[k], rng, out);
+            respell_string(doc, fuzz_name_at(doc, names[k]), rng, out);
             put_space(rng, out);
             fuzz_buf_putc(out, ':');
             fuzz_respell(doc, wj_member_value(names[k]), rng, out);
@@ -458,7 +460,7 @@ static int cps_is(const name_cps *s, const char *word)
  * with the name's decoded UTF-8. */
 static int is_data_member(const order_ctx *c, const name_cps *s)
 {
-    fuzz_node n_at = fuzz_node_at(c->doc, s->node), *n = &n_at;
+    fuzz_node n_at = fuzz_name_at(c->doc, s->node), *n = &n_at;
     char *decoded = fuzz_xmalloc(n->end - n->start);
     size_t len = fuzz_decode_utf8(c->doc->json + n->start + 1,
                                   n->end - n->start - 2, decoded),
@@ -479,7 +481,7 @@ static name_cps *members_of(const wj_doc *doc, uint32_t obj)
     for (k = 0; k < count;
          k++, name = wj_node_next(doc, wj_member_value(name))) {
         m[k].node = name;
-        m[k].cps = node_cps(doc, name, &m[k].n);
+        m[k].cps = literal_cps(doc, fuzz_name_at(doc, name), &m[k].n);
     }
     return m;
 }
@@ -515,7 +517,7 @@ static void check_propmap(const order_ctx *c, const name_cps *m, uint32_t count,
             uint32_t *cps;
             if (wj_node_type(doc, e) != WJ_STRING)
                 continue;
-            cps = node_cps(doc, e, &n);
+            cps = literal_cps(doc, fuzz_node_at(doc, e), &n);
             for (j = 0; j < count; j++)
                 if (!taken[j] && compare_cps(m[j].cps, m[j].n, cps, n, 0) == 0)
                     break;

@@ -87,7 +87,7 @@ static int expected(const fuzz_part *body, const fuzz_part *name,
     if (wj_node_type(&doc, 0) == WJ_OBJECT) {
         for (k = 0; k < wj_node_count(&doc, 0);
              k++, member = wj_member_next(&doc, member)) {
-            fuzz_node n_at = fuzz_node_at(&doc, member), *n = &n_at;
+            fuzz_node n_at = fuzz_name_at(&doc, member), *n = &n_at;
             fuzz_node v_at = fuzz_node_at(&doc, wj_member_value(member)),
                       *v = &v_at;
             size_t len = fuzz_decode(body->ptr + n->start + 1,
