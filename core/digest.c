@@ -48,17 +48,18 @@ static int filter_message(void *ctx, uint32_t obj, uint32_t *order, uint32_t *n)
     static const wj_name extra = {"extra", 5};
     const message_filter *m = ctx;
     const wj_doc *doc = m->doc;
-    const uint32_t *sorted = wj_doc_members(doc, obj);
+    wj_members members = wj_members_of(doc, obj);
     uint32_t k, kept = 0;
 
     if (obj != m->root)
         return 0;
     for (k = 0; k < *n; k++) {
-        wj_span s = wj_doc_name(doc, sorted[k]);
-        if (wj_node_type(doc, wj_member_value(sorted[k])) == WJ_NULL ||
+        uint32_t name = wj_members_take(&members);
+        wj_span s = wj_doc_name(doc, name);
+        if (wj_node_type(doc, wj_member_value(name)) == WJ_NULL ||
             wj_name_in(s, &extra, 1) || wj_name_in(s, m->ignored, m->n_ignored))
             continue;
-        order[kept++] = sorted[k];
+        order[kept++] = name;
     }
     *n = kept;
     return 1;

@@ -56,21 +56,22 @@ static void order_leaders(const wj_doc *doc, uint32_t obj,
                           const char *const *leaders, size_t n_leaders,
                           uint32_t *order)
 {
-    const uint32_t *sorted = wj_doc_members(doc, obj);
+    wj_members members = wj_members_of(doc, obj);
     uint32_t count = wj_node_count(doc, obj), n = 0, k;
     size_t j, n_lead;
 
     for (j = 0; j < n_leaders; j++) {
-        uint32_t v = member_value(doc, obj, leaders[j]);
-        if (v)
-            order[n++] = v - WJ_NAME_SLOTS; /* its name */
+        uint32_t name = wj_doc_member(doc, obj, leaders[j], strlen(leaders[j]));
+        if (name)
+            order[n++] = name;
     }
     n_lead = n;
     for (k = 0; k < count; k++) {
-        for (j = 0; j < n_lead && order[j] != sorted[k]; j++)
+        uint32_t name = wj_members_take(&members);
+        for (j = 0; j < n_lead && order[j] != name; j++)
             ;
         if (j == n_lead)
-            order[n++] = sorted[k];
+            order[n++] = name;
     }
 }
 

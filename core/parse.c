@@ -545,12 +545,13 @@ static wj_code parse_literal(parser *p, const char *word)
     return WJ_OK;
 }
 
-/* Sorts the names of the non-empty object that just closed, reports the
- * earliest repeated name, and ends its subtree on the tape with them. */
-static wj_code close_object(parser *p, uint32_t key_base)
+/* Sorts the names of the non-empty object obj that just closed, reports the
+ * earliest repeated name, and ends its subtree on the tape with them unless
+ * they arrived in order. */
+static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 {
     wj_doc *doc = p->doc;
-    uint32_t n = p->n_keys - key_base, at;
+    uint32_t n = p->n_keys - key_base, at, k, in_order;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
 
@@ -560,11 +561,18 @@ static wj_code close_object(parser *p, uint32_t key_base)
     repeat = wj_sort_names_unique(doc, names, n, p->tmp);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
+    p->n_keys = key_base;
+    /* sorted into the order of their records: they arrived in order */
+    for (k = 1, in_order = 1; k < n; k++)
+        in_order &= names[k - 1] < names[k];
+    if (in_order) {
+        doc->tape[obj + 2] |= WJ_COUNT_IN_ORDER;
+        return WJ_OK;
+    }
     at = add_record(p, n, names[0]);
     if (at == UINT32_MAX)
         return wj_fail_nomem(p->err);
     memcpy(doc->tape + at, names, n * sizeof(uint32_t));
-    p->n_keys = key_base;
     return WJ_OK;
 }
 
@@ -662,7 +670,7 @@ close:
     p->pos++;
     if (track_names && p->s[p->doc->tape[idx]] == '{' &&
         p->doc->n_tape != idx + WJ_EMPTY_SLOTS) {
-        rc = close_object(p, key_base[depth]);
+        rc = close_object(p, idx, key_base[depth]);
         if (rc != WJ_OK)
             return rc;
     }
@@ -847,15 +855,14 @@ uint32_t wj_node_end(const wj_doc *doc, uint32_t node)
     }
 }
 
-uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
-                     size_t name_len)
+uint32_t wj_doc_find(const wj_doc *doc, const uint32_t *sorted, uint32_t n,
+                     const char *name, size_t name_len)
 {
-    const uint32_t *names = wj_doc_members(doc, obj);
-    uint32_t lo = 0, hi = wj_node_count(doc, obj);
+    uint32_t lo = 0, hi = n;
     wj_span key = {name, name_len};
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = wj_compare_bytes(wj_doc_name(doc, names[mid]), key);
+        int c = wj_compare_bytes(wj_doc_name(doc, sorted[mid]), key);
         if (c == 0)
             return mid;
         if (c < 0)
@@ -864,4 +871,27 @@ uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
             hi = mid;
     }
     return UINT32_MAX;
+}
+
+uint32_t wj_doc_member(const wj_doc *doc, uint32_t obj, const char *name,
+                       size_t name_len)
+{
+    const uint32_t *sorted = wj_doc_sorted(doc, obj);
+    uint32_t k, count = wj_node_count(doc, obj), member;
+    wj_span key = {name, name_len};
+
+    if (sorted) {
+        k = wj_doc_find(doc, sorted, count, name, name_len);
+        return k == UINT32_MAX ? 0 : sorted[k];
+    }
+    /* names in document order are sorted: a walk that stops past it */
+    for (k = 0, member = wj_node_first(obj); k < count;
+         k++, member = wj_member_next(doc, member)) {
+        int c = wj_compare_bytes(wj_doc_name(doc, member), key);
+        if (c == 0)
+            return member;
+        if (c > 0)
+            break;
+    }
+    return 0;
 }

@@ -31,10 +31,12 @@ typedef struct frame {
     uint32_t node;    /* the container's record */
     uint32_t done;    /* elements or members written */
     uint32_t total;   /* elements or members to write */
-    uint32_t child;   /* arrays: the next element's node */
-    uint32_t list;    /* objects: where their member order starts, on
-                         the tape or in scratch */
+    uint32_t child;   /* arrays: the next element's node; objects in order:
+                         the next member's name */
+    uint32_t list;    /* other objects: where their member order starts,
+                         on the tape or in scratch */
     uint32_t mark;    /* scratch size to restore on close */
+    uint8_t in_order; /* objects: members written in document order */
     uint8_t own_list; /* objects: list is in scratch, not on the tape */
     uint8_t mode;
     uint8_t is_array;
@@ -84,6 +86,15 @@ static wj_code nomem(render *r)
     return wj_fail_nomem(r->err);
 }
 
+/* Has the object of frame f written in the order of the scratch list at
+ * list. */
+static void use_own_list(frame *f, uint32_t list)
+{
+    f->list = list;
+    f->own_list = 1;
+    f->in_order = 0;
+}
+
 /* The decoded text of a string value (not a member name). */
 static int string_value(render *r, uint32_t node, wj_span *out)
 {
@@ -117,16 +128,20 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
 {
     const wj_doc *doc = r->doc;
     uint32_t count = wj_node_count(doc, map), n = 0, k, e, left;
-    const uint32_t *sorted = wj_doc_members(doc, map);
+    const uint32_t *sorted = wj_doc_sorted(doc, map);
     uint32_t list, seen;
 
     if (!required || wj_node_type(doc, required) != WJ_ARRAY || count == 0)
         return WJ_OK;
-    list = scratch_push(r, 2 * count);
+    list = scratch_push(r, (sorted ? 2 : 3) * count);
     if (list == UINT32_MAX)
         return nomem(r);
     seen = list + count;
     memset(r->scratch + seen, 0, count * sizeof(uint32_t));
+    if (!sorted) { /* names in document order: a list to search */
+        wj_members_list(doc, map, r->scratch + seen + count);
+        sorted = r->scratch + seen + count;
+    }
     e = wj_node_first(required);
     for (left = wj_node_count(doc, required); left > 0; left--) {
         if (wj_node_type(doc, e) == WJ_STRING) {
@@ -134,7 +149,7 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
             uint32_t pos;
             if (string_value(r, e, &name) != 0)
                 return nomem(r);
-            pos = wj_doc_find(doc, map, name.ptr, name.len);
+            pos = wj_doc_find(doc, sorted, count, name.ptr, name.len);
             if (pos != UINT32_MAX && !r->scratch[seen + pos]) {
                 r->scratch[seen + pos] = 1;
                 r->scratch[list + n++] = sorted[pos];
@@ -145,8 +160,7 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
     for (k = 0; k < count; k++)
         if (!r->scratch[seen + k])
             r->scratch[list + n++] = sorted[k];
-    f->list = list;
-    f->own_list = 1;
+    use_own_list(f, list);
     return WJ_OK;
 }
 
@@ -164,10 +178,8 @@ static wj_code order_canonical(render *r, uint32_t obj, frame *f)
         uint32_t list = scratch_push(r, 2 * count);
         if (list == UINT32_MAX)
             return nomem(r);
-        memcpy(r->scratch + list, wj_doc_members(doc, obj),
-               count * sizeof *r->scratch);
-        f->list = list;
-        f->own_list = 1;
+        wj_members_list(doc, obj, r->scratch + list);
+        use_own_list(f, list);
     }
     wj_sort_names(doc, r->scratch + f->list, f->total,
                   r->scratch + f->list + count, wj_compare_utf16);
@@ -191,8 +203,15 @@ static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
     f->done = 0;
     f->total = wj_node_count(r->doc, node);
     f->child = wj_node_first(node);
-    f->list = is_array ? 0
-                       : (uint32_t)(wj_doc_members(r->doc, node) - r->doc->tape);
+    f->list = 0;
+    f->in_order = 0;
+    if (!is_array) {
+        const uint32_t *sorted = wj_doc_sorted(r->doc, node);
+        if (sorted)
+            f->list = (uint32_t)(sorted - r->doc->tape);
+        else
+            f->in_order = 1;
+    }
     f->mark = r->n_scratch;
     f->own_list = 0;
     f->mode = (uint8_t)m;
@@ -424,9 +443,8 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         if (list == UINT32_MAX)
             return nomem(r);
         if (r->hook->order(r->hook->ctx, node, r->scratch + list, &n)) {
-            f->list = list;
+            use_own_list(f, list);
             f->total = n;
-            f->own_list = 1;
         } else {
             r->n_scratch = list;
         }
@@ -435,14 +453,9 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         return order_canonical(r, node, f);
     if (f->own_list)
         return WJ_OK;
-    if (m == MODE_PROPMAP) {
-        uint32_t pos = wj_doc_find(doc, parent, "required", 8);
-        uint32_t required =
-            pos == UINT32_MAX
-                ? 0
-                : wj_member_value(wj_doc_members(doc, parent)[pos]);
-        return order_property_map(r, node, required, f);
-    }
+    if (m == MODE_PROPMAP)
+        return order_property_map(r, node,
+                                  wj_doc_value(doc, parent, "required", 8), f);
     return WJ_OK;
 }
 
@@ -583,18 +596,25 @@ static wj_code walk(render *r, uint32_t root)
         } else {
             const uint32_t *list =
                 f->own_list ? r->scratch + f->list : tape + f->list;
+            int in_order = f->in_order;
+            uint32_t next_name = f->child;
             for (; done < total; done++) {
-                uint32_t name = list[done];
+                /* both read, so that the choice needs no branch (for an
+                 * object in order, list is the tape: a slot to spare) */
+                uint32_t listed = list[done];
+                uint32_t name = in_order ? next_name : listed;
                 value = wj_member_value(name);
                 rc = put_name(r, &out, name, done == 0);
                 if (rc != WJ_OK)
                     break;
                 c = json[tape[value]];
                 if (ask_hook || wj_opens_container(c)) {
+                    f->child = wj_node_next(doc, value);
                     value_mode =
                         member_mode(r, value_mode, name, r->depth == 1);
                     break;
                 }
+                next_name = value + 1 + (c == '"'); /* wj_node_next */
                 rc = put_scalar(r, &out, value, c);
                 if (rc != WJ_OK)
                     break;

@@ -190,9 +190,10 @@ typedef enum wj_type {
  * A container's children follow its record, an object's as name, value,
  * name, value...; `next` is the record after its subtree, so a container is
  * empty exactly when next is two slots on.  A parse that tracks names
- * (not WJ_PARSE_ALLOW_DUPLICATES) ends each non-empty object's subtree with
- * its name records sorted by decoded bytes, `count` slots just before
- * `next`.
+ * (not WJ_PARSE_ALLOW_DUPLICATES) sets WJ_COUNT_IN_ORDER on an object whose
+ * names arrive sorted by decoded bytes, and ends the subtree of every other
+ * non-empty object with its name records so sorted, `count` slots just
+ * before `next`.
  *
  * A member name that holds an escape has its decoded form in wj_doc.names
  * (a 4-byte length, then the bytes) at offset `pool`; its first slot then
@@ -203,7 +204,9 @@ typedef enum wj_type {
 #define WJ_NAME_SLOTS 2
 #define WJ_CONTAINER_SLOTS 3
 #define WJ_EMPTY_SLOTS 2
-#define WJ_COUNT_UTF16 0x80000000u /* an object: a name has WJ_STR_UTF16 */
+#define WJ_COUNT_UTF16 0x80000000u    /* an object: a name has WJ_STR_UTF16 */
+#define WJ_COUNT_IN_ORDER 0x40000000u /* an object: names arrive sorted */
+#define WJ_COUNT_FLAGS (WJ_COUNT_UTF16 | WJ_COUNT_IN_ORDER)
 
 typedef struct wj_doc {
     const char *json;
@@ -276,7 +279,7 @@ static inline uint32_t wj_node_count(const wj_doc *doc, uint32_t node)
 {
     return wj_container_empty(doc, node)
                ? 0
-               : doc->tape[node + 2] & ~WJ_COUNT_UTF16;
+               : doc->tape[node + 2] & ~WJ_COUNT_FLAGS;
 }
 
 /* True for an object with a name that may sort differently in UTF-16. */
@@ -362,29 +365,78 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
     return s;
 }
 
-/* The name records of an object sorted by decoded bytes (a parse that
- * tracks names; wj_node_count of them). */
-static inline const uint32_t *wj_doc_members(const wj_doc *doc, uint32_t obj)
+/* The name records of an object sorted by decoded bytes (wj_node_count of
+ * them), when the tape holds them (a parse that tracks names); NULL when
+ * its names arrive in that order, or it has none. */
+static inline const uint32_t *wj_doc_sorted(const wj_doc *doc, uint32_t obj)
 {
-    return doc->tape + doc->tape[obj + 1] - wj_node_count(doc, obj);
+    uint32_t count;
+    if (wj_container_empty(doc, obj) ||
+        (doc->tape[obj + 2] & WJ_COUNT_IN_ORDER))
+        return NULL;
+    count = doc->tape[obj + 2] & ~WJ_COUNT_FLAGS;
+    return doc->tape + doc->tape[obj + 1] - count;
 }
 
-/* Finds the member called name in obj; returns its position in
- * wj_doc_members(doc, obj), or UINT32_MAX when there is none. */
-uint32_t wj_doc_find(const wj_doc *doc, uint32_t obj, const char *name,
-                     size_t name_len);
+/* An object's members in the order of their decoded names, one at a time:
+ *   wj_members it = wj_members_of(doc, obj);
+ *   for (k = 0; k < wj_node_count(doc, obj); k++) name = wj_members_take(&it);
+ */
+typedef struct wj_members {
+    const wj_doc *doc;
+    const uint32_t *sorted; /* NULL: the names arrive in order */
+    uint32_t name;          /* then the next one's record */
+} wj_members;
+
+static inline wj_members wj_members_of(const wj_doc *doc, uint32_t obj)
+{
+    wj_members it;
+    it.doc = doc;
+    it.sorted = wj_doc_sorted(doc, obj);
+    it.name = wj_node_first(obj);
+    return it;
+}
+
+static inline uint32_t wj_members_take(wj_members *it)
+{
+    uint32_t name;
+    if (it->sorted)
+        return *it->sorted++;
+    name = it->name;
+    it->name = wj_member_next(it->doc, name);
+    return name;
+}
+
+/* Fills names (room for wj_node_count) with obj's name records in the
+ * order of their decoded names. */
+static inline void wj_members_list(const wj_doc *doc, uint32_t obj,
+                                   uint32_t *names)
+{
+    wj_members it = wj_members_of(doc, obj);
+    uint32_t k, count = wj_node_count(doc, obj);
+    for (k = 0; k < count; k++)
+        names[k] = wj_members_take(&it);
+}
+
+/* Finds the name record called name among sorted[0..n) (in the order of
+ * their decoded names); returns its position, or UINT32_MAX. */
+uint32_t wj_doc_find(const wj_doc *doc, const uint32_t *sorted, uint32_t n,
+                     const char *name, size_t name_len);
+
+/* The name record of obj's member called name, or 0 when it has none. */
+uint32_t wj_doc_member(const wj_doc *doc, uint32_t obj, const char *name,
+                       size_t name_len);
 
 /* The value node of the member called name in obj, or 0 when obj is not an
  * object or has no such member. */
 static inline uint32_t wj_doc_value(const wj_doc *doc, uint32_t obj,
                                     const char *name, size_t name_len)
 {
-    uint32_t pos;
+    uint32_t member;
     if (wj_node_type(doc, obj) != WJ_OBJECT)
         return 0;
-    pos = wj_doc_find(doc, obj, name, name_len);
-    return pos == UINT32_MAX ? 0
-                             : wj_member_value(wj_doc_members(doc, obj)[pos]);
+    member = wj_doc_member(doc, obj, name, name_len);
+    return member ? wj_member_value(member) : 0;
 }
 
 /* The root's `tools` member when it is an array, else 0 (rawbody.c). */

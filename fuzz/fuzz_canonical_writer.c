@@ -117,8 +117,7 @@ static void put_value(replay *r, uint32_t node)
         return;
     }
     names = fuzz_xmalloc((count + 1) * sizeof *names);
-    if (count)
-        memcpy(names, wj_doc_members(doc, node), count * sizeof *names);
+    wj_members_list(doc, node, names);
     sort_doc = doc;
     qsort(names, count, sizeof *names, compare_names);
     if (count >= 2 && fuzz_rng_below(r->rng, 16) == 0) {

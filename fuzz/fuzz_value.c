@@ -230,16 +230,19 @@ int fuzz_same_value(const wj_doc *a, uint32_t na, const wj_doc *b, uint32_t nb,
         return 1;
     }
     case WJ_OBJECT: {
-        /* both member lists are sorted by decoded name */
-        const uint32_t *ma = wj_doc_members(a, na), *mb = wj_doc_members(b, nb);
+        /* both taken in the order of their decoded names */
+        wj_members ma = wj_members_of(a, na), mb = wj_members_of(b, nb);
         if (x->count != y->count)
             return 0;
-        for (k = 0; k < x->count; k++)
-            if (!same_literal(a, fuzz_name_at(a, ma[k]), b,
-                              fuzz_name_at(b, mb[k])) ||
-                !fuzz_same_value(a, wj_member_value(ma[k]), b,
-                                 wj_member_value(mb[k]), canonical_numbers))
+        for (k = 0; k < x->count; k++) {
+            uint32_t name_a = wj_members_take(&ma),
+                     name_b = wj_members_take(&mb);
+            if (!same_literal(a, fuzz_name_at(a, name_a), b,
+                              fuzz_name_at(b, name_b)) ||
+                !fuzz_same_value(a, wj_member_value(name_a), b,
+                                 wj_member_value(name_b), canonical_numbers))
                 return 0;
+        }
         return 1;
     }
     default: return 1;

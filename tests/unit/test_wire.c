@@ -75,6 +75,13 @@ static void test_order(void)
          "{\"z\":2,\"\xc3\xa9\":1,\"\xef\xbf\xbf\":4,\"\xf0\x9f\x98\x80\":3}");
     WIRE("  {\"a\" : [ 1 , {\"d\":1, \"c\":2} ] }\n",
          "{\"a\":[1,{\"c\":2,\"d\":1}]}");
+    /* names that arrive in order, around containers and names out of it */
+    WIRE("{\"a\":{\"z\":1,\"y\":[]},\"b\":[{\"k\":\"v\"},{}],\"c\":\"s\","
+         "\"d\":{\"e\":{\"g\":1,\"f\":2},\"h\":null},\"i\":0}",
+         "{\"a\":{\"y\":[],\"z\":1},\"b\":[{\"k\":\"v\"},{}],\"c\":\"s\","
+         "\"d\":{\"e\":{\"f\":2,\"g\":1},\"h\":null},\"i\":0}");
+    WIRE("{\"a\\u0062\":1,\"ac\":{\"\\u0078\":[1],\"y\":2}}",
+         "{\"ab\":1,\"ac\":{\"x\":[1],\"y\":2}}");
 }
 
 static void test_property_maps(void)
