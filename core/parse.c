@@ -545,10 +545,10 @@ static wj_code parse_literal(parser *p, const char *word)
     return WJ_OK;
 }
 
-/* Sorts the names of the non-empty object obj that just closed, reports the
- * earliest repeated name, and ends its subtree on the tape with them unless
- * they arrived in order. */
-static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
+/* Sorts the names of the non-empty object that just closed, reports the
+ * earliest repeated name, and puts them on the tape unless they arrived in
+ * order (then WJ_COUNT_IN_ORDER goes into *count). */
+static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
 {
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, at, k, in_order;
@@ -566,7 +566,7 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
     for (k = 1, in_order = 1; k < n; k++)
         in_order &= names[k - 1] < names[k];
     if (in_order) {
-        doc->tape[obj + 2] |= WJ_COUNT_IN_ORDER;
+        *count |= WJ_COUNT_IN_ORDER;
         return WJ_OK;
     }
     at = add_record(p, n, names[0]);
@@ -579,6 +579,7 @@ static wj_code close_object(parser *p, uint32_t obj, uint32_t key_base)
 static wj_code parse_tree(parser *p)
 {
     uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records */
+    uint32_t count[WJ_MAX_DEPTH];    /* their children so far (| flags) */
     uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
     unsigned depth = 0;
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
@@ -604,15 +605,14 @@ value:
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
         stack[depth] = idx;
+        count[depth] = 0;
         key_base[depth] = p->n_keys;
         depth++;
         p->pos++;
         skip_space(p);
-        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']')) {
-            p->doc->n_tape = idx + WJ_EMPTY_SLOTS; /* no count */
+        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']'))
             goto close;
-        }
-        p->doc->tape[idx + 2] = 1; /* count */
+        count[depth - 1] = 1;
         if (is_object)
             goto member;
         goto value;
@@ -653,7 +653,7 @@ after_value:
         skip_space(p);
         if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
             return fail(p, WJ_ERR_SYNTAX, p->pos, "trailing comma");
-        top[2]++;
+        count[depth - 1]++;
         if (p->s[top[0]] == '{')
             goto member;
         goto value;
@@ -667,14 +667,24 @@ after_value:
 close:
     depth--;
     idx = stack[depth];
-    p->pos++;
-    if (track_names && p->s[p->doc->tape[idx]] == '{' &&
-        p->doc->n_tape != idx + WJ_EMPTY_SLOTS) {
-        rc = close_object(p, idx, key_base[depth]);
-        if (rc != WJ_OK)
-            return rc;
+    if (!count[depth]) {
+        /* empty: the two slots say it all */
+    } else if (p->s[p->doc->tape[idx]] == '{') {
+        if (track_names) {
+            rc = close_object(p, key_base[depth], &count[depth]);
+            if (rc != WJ_OK)
+                return rc;
+        }
+        if (add_record(p, 1, count[depth]) == UINT32_MAX)
+            return wj_fail_nomem(p->err);
+    } else if (p->doc->n_tape - idx - WJ_CONTAINER_SLOTS != count[depth]) {
+        /* not all numbers and literals: at its ']', with its count */
+        p->doc->tape[idx] = (uint32_t)p->pos;
+        if (add_record(p, 1, count[depth]) == UINT32_MAX)
+            return wj_fail_nomem(p->err);
     }
     p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
+    p->pos++;
     goto after_value;
 
 member:
@@ -694,7 +704,7 @@ member:
             return wj_fail_nomem(p->err);
         p->keys[p->n_keys++] = idx;
         if (name_flags & WJ_STR_UTF16)
-            p->doc->tape[stack[depth - 1] + 2] |= WJ_COUNT_UTF16;
+            count[depth - 1] |= WJ_COUNT_UTF16;
     }
     skip_space(p);
     if (p->pos >= p->len || p->s[p->pos] != ':')
@@ -765,7 +775,7 @@ void wj_doc_release(wj_doc *doc)
 /* Only bytes that start a value are ever looked up. */
 /* clang-format off */
 const unsigned char wj_value_type[256] = {
-    ['{'] = WJ_OBJECT, ['['] = WJ_ARRAY, ['"'] = WJ_STRING,
+    ['{'] = WJ_OBJECT, ['['] = WJ_ARRAY, [']'] = WJ_ARRAY, ['"'] = WJ_STRING,
     ['-'] = WJ_NUMBER, ['0'] = WJ_NUMBER, ['1'] = WJ_NUMBER, ['2'] = WJ_NUMBER,
     ['3'] = WJ_NUMBER, ['4'] = WJ_NUMBER, ['5'] = WJ_NUMBER, ['6'] = WJ_NUMBER,
     ['7'] = WJ_NUMBER, ['8'] = WJ_NUMBER, ['9'] = WJ_NUMBER,
@@ -794,41 +804,41 @@ size_t wj_string_end(const char *s, size_t len, size_t at)
     }
 }
 
-/* The last element of a non-empty array, or the value of an object's last
- * member. */
-static uint32_t last_child(const wj_doc *doc, uint32_t node)
+/* The value of the last member of a non-empty object. */
+static uint32_t last_value(const wj_doc *doc, uint32_t obj)
 {
-    uint32_t child = wj_node_first(node), k, count = wj_node_count(doc, node);
-    if (doc->json[doc->tape[node]] == '[') {
-        if (wj_array_of_scalars(doc, node))
-            return doc->tape[node + 1] - 1;
-        for (k = 1; k < count; k++)
-            child = wj_node_next(doc, child);
-        return child;
-    }
+    uint32_t name = wj_node_first(obj), k, count = wj_node_count(doc, obj);
     for (k = 1; k < count; k++)
-        child = wj_member_next(doc, child);
-    return wj_member_value(child);
+        name = wj_member_next(doc, name);
+    return wj_member_value(name);
 }
 
-/* The record keeps no end (wj_internal.h): down the last children to a
- * scalar or an empty container, then over the whitespace and the closing
- * bracket of each container on the way back up. */
+/* Records keep no end for an object or an array of scalars (wj_internal.h):
+ * down the last children to a scalar, an empty container or an array that
+ * keeps its end, then over the whitespace and the closing bracket of each
+ * container on the way back up. */
 uint32_t wj_container_end(const wj_doc *doc, uint32_t node)
 {
     const unsigned char *s = (const unsigned char *)doc->json;
     unsigned open = 0; /* containers whose closing bracket is still ahead */
     size_t at;
 
-    while (wj_node_is_container(doc, node) && !wj_container_empty(doc, node)) {
-        node = last_child(doc, node);
+    for (;;) {
+        char c = doc->json[doc->tape[node]];
+        if (c == ']') { /* an array kept at its closing bracket */
+            at = doc->tape[node] + 1;
+            break;
+        }
+        if (!wj_opens_container(c)) {
+            at = wj_node_end(doc, node);
+            break;
+        }
         open++;
-    }
-    if (wj_node_is_container(doc, node)) {
-        at = doc->tape[node] + 1;
-        open++;
-    } else {
-        at = wj_node_end(doc, node);
+        if (wj_container_empty(doc, node)) {
+            at = doc->tape[node] + 1;
+            break;
+        }
+        node = c == '[' ? doc->tape[node + 1] - 1 : last_value(doc, node);
     }
     for (; open > 0; open--) {
         while (is_space[s[at]])
@@ -838,12 +848,36 @@ uint32_t wj_container_end(const wj_doc *doc, uint32_t node)
     return (uint32_t)at;
 }
 
+/* The same the other way: down the first children of arrays kept at their
+ * closing bracket, then back over the whitespace and the opening brackets
+ * before them. */
+uint32_t wj_array_start(const wj_doc *doc, uint32_t node)
+{
+    const unsigned char *s = (const unsigned char *)doc->json;
+    unsigned open = 0;
+    size_t at;
+
+    while (s[doc->tape[node]] == ']') { /* never empty: an empty is '[' */
+        node = wj_node_first(node);
+        open++;
+    }
+    at = doc->tape[node];
+    for (; open > 0; open--) {
+        at--;
+        while (is_space[s[at]])
+            at--;
+        /* at the opening bracket */
+    }
+    return (uint32_t)at;
+}
+
 uint32_t wj_node_end(const wj_doc *doc, uint32_t node)
 {
     size_t at = doc->tape[node];
     switch (doc->json[at]) {
     case '{':
-    case '[': return wj_container_end(doc, node);
+    case '[':
+    case ']': return wj_container_end(doc, node);
     case '"':
         if (doc->tape[node + 1])
             return doc->tape[node + 1];

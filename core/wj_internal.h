@@ -165,35 +165,38 @@ typedef enum wj_type {
 
 /*
  * The tape: one record per value, in document order, made of uint32 slots.
- * A record starts with the offset of the value's first byte, which tells its
- * type ('{', '[', '"', a digit or '-', 't', 'f', 'n'):
+ * A record starts with the offset of a byte that tells the value's type:
  *
- *   number, true, false, null           1 slot   start
- *   string                              2 slots  start, plain end
- *   member name                         2 slots  start, end (no escape)
- *                                                start + 1, pool (escapes)
- *   array, object                       3 slots  start, next,
- *                                                count (| WJ_COUNT_UTF16)
- *   empty array, empty object           2 slots  start, next
+ *   number, true, false, null     1 slot   its first byte
+ *   string                        2 slots  its '"', plain end
+ *   member name                   2 slots  its '"', end (no escape), or
+ *                                          the byte after it, pool (escapes)
+ *   array of numbers and literals 2 slots  its '[', next (empty ones too)
+ *   any other array               2 slots  its ']', next ... count
+ *   object                        2 slots  its '{', next ... [sorted] count
+ *   empty object                  2 slots  its '{', next
  *
  * Records are as small as their readers allow, so that a document dense in
- * small values (`[0,0,...]`, `[[],[],...]`, arrays of small objects) costs
- * a small multiple of its size.  A number's end is not kept: the input is
- * valid, so it is found again when needed; nor a container's: its last
- * child's end and the closing bracket after it tell it (wj_container_end).
- * A string's `plain end` is the offset one past its closing quote when both
- * renderings write the literal exactly as it is (no escape, or only \" \\
- * \n \r \t with no combining mark after one: not WJ_STR_REWRITE), so its
- * bytes are copied as they are; else 0 (the writers find its end as they
- * re-escape it).
+ * small values (`[0,0,...]`, `[[0,0],...]`, `[[],...]`, arrays of small
+ * objects) costs a small multiple of its size.  What the valid input gives
+ * again cheaply is not kept: a number's end; an object's, or an array of
+ * scalars', from its last child's end and the closing bracket after it
+ * (wj_container_end); another array's start, from its first child's start
+ * and the opening bracket before it.  A string's `plain end` is the offset
+ * one past its closing quote when both renderings write the literal exactly
+ * as it is (no escape, or only \" \\ \n \r \t with no combining mark after
+ * one: not WJ_STR_REWRITE), so its bytes are copied as they are; else 0
+ * (the writers find its end as they re-escape it).
  *
- * A container's children follow its record, an object's as name, value,
+ * A container's children follow its two slots, an object's as name, value,
  * name, value...; `next` is the record after its subtree, so a container is
- * empty exactly when next is two slots on.  A parse that tracks names
- * (not WJ_PARSE_ALLOW_DUPLICATES) sets WJ_COUNT_IN_ORDER on an object whose
- * names arrive sorted by decoded bytes, and ends the subtree of every other
- * non-empty object with its name records so sorted, `count` slots just
- * before `next`.
+ * empty exactly when next is two slots on.  An array of numbers and
+ * literals has one slot a child, so next tells its count too; the subtree
+ * of any other non-empty container ends with a slot holding its count (an
+ * object's with the WJ_COUNT_ flags).  A parse that tracks names (not
+ * WJ_PARSE_ALLOW_DUPLICATES) sets WJ_COUNT_IN_ORDER on an object whose
+ * names arrive sorted by decoded bytes, and puts the name records of every
+ * other non-empty object, so sorted, just before its count.
  *
  * A member name that holds an escape has its decoded form in wj_doc.names
  * (a 4-byte length, then the bytes) at offset `pool`; its first slot then
@@ -202,8 +205,7 @@ typedef enum wj_type {
  * no escape), which is how the two kinds are told apart.
  */
 #define WJ_NAME_SLOTS 2
-#define WJ_CONTAINER_SLOTS 3
-#define WJ_EMPTY_SLOTS 2
+#define WJ_CONTAINER_SLOTS 2
 #define WJ_COUNT_UTF16 0x80000000u    /* an object: a name has WJ_STR_UTF16 */
 #define WJ_COUNT_IN_ORDER 0x40000000u /* an object: names arrive sorted */
 #define WJ_COUNT_FLAGS (WJ_COUNT_UTF16 | WJ_COUNT_IN_ORDER)
@@ -235,10 +237,12 @@ static inline wj_type wj_node_type(const wj_doc *doc, uint32_t node)
     return (wj_type)wj_value_type[(unsigned char)doc->json[doc->tape[node]]];
 }
 
-/* True for the first byte of an array or an object. */
+/* True for the byte a container's record starts with: '[', ']' or '{'
+ * (which alone of the bytes a record starts with have 0x59 outside the
+ * bits 0x26). */
 static inline int wj_opens_container(char c)
 {
-    return c == '{' || c == '[';
+    return ((unsigned char)c & ~0x26u) == 0x59;
 }
 
 static inline int wj_node_is_container(const wj_doc *doc, uint32_t node)
@@ -246,10 +250,14 @@ static inline int wj_node_is_container(const wj_doc *doc, uint32_t node)
     return wj_opens_container(doc->json[doc->tape[node]]);
 }
 
-/* Offset of a value's first byte. */
+/* Offset of a value's first byte (found again for an array whose record
+ * starts at its ']'). */
+uint32_t wj_array_start(const wj_doc *doc, uint32_t node);
+
 static inline uint32_t wj_node_start(const wj_doc *doc, uint32_t node)
 {
-    return doc->tape[node];
+    uint32_t at = doc->tape[node];
+    return doc->json[at] == ']' ? wj_array_start(doc, node) : at;
 }
 
 /* Offset one past a value's last byte (a scalar's or a container's is found
@@ -271,22 +279,38 @@ static inline uint32_t wj_node_next(const wj_doc *doc, uint32_t node)
 /* True for an array or object without elements or members. */
 static inline int wj_container_empty(const wj_doc *doc, uint32_t node)
 {
-    return doc->tape[node + 1] == node + WJ_EMPTY_SLOTS;
+    return doc->tape[node + 1] == node + WJ_CONTAINER_SLOTS;
+}
+
+/* True for an array whose elements are all numbers and literals (each a
+ * record of one slot), empty ones included. */
+static inline int wj_array_of_scalars(const wj_doc *doc, uint32_t node)
+{
+    return doc->json[doc->tape[node]] == '[';
+}
+
+/* The slot holding the count (and flags) of a non-empty container that is
+ * not an array of scalars. */
+static inline uint32_t wj_count_slot(const wj_doc *doc, uint32_t node)
+{
+    return doc->tape[doc->tape[node + 1] - 1];
 }
 
 /* A container's elements or members. */
 static inline uint32_t wj_node_count(const wj_doc *doc, uint32_t node)
 {
+    if (wj_array_of_scalars(doc, node))
+        return doc->tape[node + 1] - node - WJ_CONTAINER_SLOTS;
     return wj_container_empty(doc, node)
                ? 0
-               : doc->tape[node + 2] & ~WJ_COUNT_FLAGS;
+               : wj_count_slot(doc, node) & ~WJ_COUNT_FLAGS;
 }
 
 /* True for an object with a name that may sort differently in UTF-16. */
 static inline int wj_node_utf16(const wj_doc *doc, uint32_t node)
 {
     return !wj_container_empty(doc, node) &&
-           (doc->tape[node + 2] & WJ_COUNT_UTF16) != 0;
+           (wj_count_slot(doc, node) & WJ_COUNT_UTF16) != 0;
 }
 
 /* A non-empty container's first element, or an object's first name. */
@@ -370,12 +394,13 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
  * its names arrive in that order, or it has none. */
 static inline const uint32_t *wj_doc_sorted(const wj_doc *doc, uint32_t obj)
 {
-    uint32_t count;
-    if (wj_container_empty(doc, obj) ||
-        (doc->tape[obj + 2] & WJ_COUNT_IN_ORDER))
+    uint32_t slot;
+    if (wj_container_empty(doc, obj))
         return NULL;
-    count = doc->tape[obj + 2] & ~WJ_COUNT_FLAGS;
-    return doc->tape + doc->tape[obj + 1] - count;
+    slot = wj_count_slot(doc, obj);
+    if (slot & WJ_COUNT_IN_ORDER)
+        return NULL;
+    return doc->tape + doc->tape[obj + 1] - 1 - (slot & ~WJ_COUNT_FLAGS);
 }
 
 /* An object's members in the order of their decoded names, one at a time:
@@ -583,14 +608,6 @@ typedef struct wj_render_hook {
 wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
                          const wj_render_opts *opts, const wj_render_hook *hook,
                          wj_buf *buf, wj_error *err);
-
-/* True for an array whose elements are all numbers and literals (each a
- * record of one slot): it may be written whole (scalar_array.c). */
-static inline int wj_array_of_scalars(const wj_doc *doc, uint32_t array)
-{
-    return doc->tape[array + 1] - wj_node_first(array) ==
-           wj_node_count(doc, array);
-}
 
 /* Copies the n bytes of text, a JSON text without strings, to out (room
  * for n bytes) without its whitespace; returns the bytes written. */

@@ -57,7 +57,8 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
 {
     const char *s = doc->json;
     uint32_t start, end, next, k, child, at, count;
-    wj_type type;
+    wj_type type, type_k;
+    int scalars;
 
     if (is_name) {
         start = wj_name_start(doc, node);
@@ -93,7 +94,8 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
         for (k = start + 1; k < end - 1 && is_space(s[k]); k++)
             ;
         FUZZ_CHECK((count == 0) == (k == end - 1)); /* only blanks inside */
-        child = count ? wj_node_first(node) : node + WJ_EMPTY_SLOTS;
+        child = wj_node_first(node);
+        scalars = 1;
         for (k = 0; k < count; k++) {
             uint32_t after;
             if (type == WJ_OBJECT) {
@@ -103,14 +105,20 @@ static uint32_t check_node(const wj_doc *doc, uint32_t node, uint32_t lo,
             }
             after = check_node(doc, child, at, end - 1, 0, orders);
             at = wj_node_end(doc, child);
+            type_k = wj_node_type(doc, child);
+            scalars &= type_k != WJ_STRING && type_k != WJ_ARRAY &&
+                       type_k != WJ_OBJECT;
             child = after;
         }
-        /* an object's sorted names close its subtree */
-        FUZZ_CHECK(child + (type == WJ_OBJECT && orders &&
-                                    wj_doc_sorted(doc, node)
-                                ? count
-                                : 0) ==
-                   next);
+        if (type == WJ_ARRAY)
+            FUZZ_CHECK(wj_array_of_scalars(doc, node) == scalars);
+        /* then an object's sorted names, then a count slot but for an
+         * empty container or an array of scalars */
+        if (type == WJ_OBJECT && orders && wj_doc_sorted(doc, node))
+            child += count;
+        if (count && !(type == WJ_ARRAY && scalars))
+            child++;
+        FUZZ_CHECK(child == next);
         if (type == WJ_OBJECT && orders)
             check_order(doc, node);
         return next;

@@ -101,6 +101,12 @@ static void test_with_top_level_replaces(void)
         "\"b\":1.0E+2 }\n");
     /* the value goes in as given, its own whitespace too */
     WTL("{\"model\":1}", "model", " {\"b\" :2} ", "{\"model\": {\"b\" :2} }");
+    /* arrays, of scalars or not, found from their first bytes to their
+     * last across blanks */
+    WTL("{\"m\": [ [ {\"a\":1} ] , \"x\" ]\n,\"n\":[ \t[ 1 , 2 ] ]}", "m", "0",
+        "{\"m\": 0\n,\"n\":[ \t[ 1 , 2 ] ]}");
+    WTL("{\"n\":[ \t[ 1 , 2 ] ] , \"m\" :[ [] ,[ ]]}", "n", "0",
+        "{\"n\":0 , \"m\" :[ [] ,[ ]]}");
     /* a container value is replaced whole */
     WTL("{\"model\":{\"name\":\"a\",\"model\":[1,{}]},\"z\":0}", "model",
         "null", "{\"model\":null,\"z\":0}");
@@ -331,6 +337,8 @@ static void test_tool_schemas(void)
             "function", "parameters",
             "[\"{ \\\"required\\\" : [\\\"b\\\"],\\t\\\"properties\\\":{} }\","
             "null]");
+    SCHEMAS("{\"tools\":[ [ \"a\" ] , [1 ,2] ,[ ] ]}", NULL, NULL,
+            "[\"[ \\\"a\\\" ]\",\"[1 ,2]\",\"[ ]\"]");
     /* no path: each tool's own bytes */
     SCHEMAS("{\"tools\":[ {\"b\":1, \"a\":2} , 7 ]}", NULL, NULL,
             "[\"{\\\"b\\\":1, \\\"a\\\":2}\",\"7\"]");
