@@ -108,12 +108,26 @@ def write_probe_inputs(folder, say):
                 b"," if k else b"", k, k % 97, k % 100, k % 13))
         f.write(b"]")
 
-    def empty_arrays(f):  # a container every 3 bytes: a record of the tape's largest kind
+    def empty_arrays(f):  # a container every 3 bytes
         f.write(b"[" + b"[]," * (6_666_666 - 1) + b"[]]")
+
+    def number_pairs(f):  # [[3,5],[6,0],...]: arrays of one-digit numbers
+        f.write(b"[")
+        for k in range(3_333_333):
+            f.write(b"%s[%d,%d]" % (b"," if k else b"", k % 10, k % 7))
+        f.write(b"]")
+
+    def tiny_objects(f):  # {"b":3,"a":5}: two short names out of order
+        f.write(b"[")
+        for k in range(1_428_571):
+            f.write(b'%s{"b":%d,"a":%d}' % (b"," if k else b"", k % 10, k % 7))
+        f.write(b"]")
 
     make("zeros-20MB.json", zeros)
     make("small-objects-20MB.json", small_objects)
     make("empty-arrays-20MB.json", empty_arrays)
+    make("number-pairs-20MB.json", number_pairs)
+    make("tiny-objects-20MB.json", tiny_objects)
     make("escapes-40MB.json", lambda f: corpus.write_single(1, 40 * 10**6, f))
     return made
 
