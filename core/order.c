@@ -152,10 +152,11 @@ static size_t earlier(size_t a, size_t b)
  * compared once.  Names are placed in document order, so the one being
  * placed is the later of such a pair.
  */
-static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m)
+static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m,
+                                    int *in_order)
 {
     size_t repeat = SIZE_MAX;
-    uint32_t j, k;
+    uint32_t j, k, moved = 0;
     for (j = 1; j < m; j++) {
         uint32_t item = v[j];
         wj_span key = wj_doc_name(doc, item);
@@ -168,45 +169,49 @@ static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m)
         }
         if (k > 0 && c == 0)
             repeat = earlier(repeat, wj_name_start(doc, item));
+        moved |= k != j;
         v[k] = item;
     }
+    *in_order = !moved;
     return repeat;
 }
 
 /* Puts names v[a] and v[b] (a < b) in order, with no branch that the
  * names decide (most objects are this short, and whether two names are in
  * order is a coin toss to a branch predictor); sets *equal when they are
- * the same name. */
+ * the same name, and *moved when it swapped them. */
 static inline void order_pair(const wj_doc *doc, uint32_t *v, int a, int b,
-                              int *equal)
+                              int *equal, uint32_t *moved)
 {
     uint32_t x = v[a], y = v[b];
     int c = wj_compare_bytes_quick(wj_doc_name(doc, x), wj_doc_name(doc, y));
     uint32_t swap = (x ^ y) & (0u - (uint32_t)(c > 0)); /* x ^ y, or 0 */
     *equal |= c == 0;
+    *moved |= swap;
     v[a] = x ^ swap;
     v[b] = y ^ swap;
 }
 
 /* Sorts up to four names with a sorting network; returns 0 when two of
  * them are the same name (their order is then the network's, not the
- * document's). */
-static int network_sort(const wj_doc *doc, uint32_t *v, uint32_t n)
+ * document's); *moved is 0 when none moved. */
+static int network_sort(const wj_doc *doc, uint32_t *v, uint32_t n,
+                        uint32_t *moved)
 {
     int equal = 0;
     switch (n) {
-    case 2: order_pair(doc, v, 0, 1, &equal); break;
+    case 2: order_pair(doc, v, 0, 1, &equal, moved); break;
     case 3:
-        order_pair(doc, v, 0, 1, &equal);
-        order_pair(doc, v, 1, 2, &equal);
-        order_pair(doc, v, 0, 1, &equal);
+        order_pair(doc, v, 0, 1, &equal, moved);
+        order_pair(doc, v, 1, 2, &equal, moved);
+        order_pair(doc, v, 0, 1, &equal, moved);
         break;
     case 4:
-        order_pair(doc, v, 0, 1, &equal);
-        order_pair(doc, v, 2, 3, &equal);
-        order_pair(doc, v, 0, 2, &equal);
-        order_pair(doc, v, 1, 3, &equal);
-        order_pair(doc, v, 1, 2, &equal);
+        order_pair(doc, v, 0, 1, &equal, moved);
+        order_pair(doc, v, 2, 3, &equal, moved);
+        order_pair(doc, v, 0, 2, &equal, moved);
+        order_pair(doc, v, 1, 3, &equal, moved);
+        order_pair(doc, v, 1, 2, &equal, moved);
         break;
     default: break;
     }
@@ -214,15 +219,18 @@ static int network_sort(const wj_doc *doc, uint32_t *v, uint32_t n)
 }
 
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
-                            uint32_t *tmp)
+                            uint32_t *tmp, int *in_order)
 {
     size_t repeat = SIZE_MAX;
     uint32_t k;
 
+    *in_order = 0;
     if (n <= 4) {
-        uint32_t j;
-        if (network_sort(doc, names, n))
+        uint32_t j, moved = 0;
+        if (network_sort(doc, names, n, &moved)) {
+            *in_order = !moved;
             return SIZE_MAX;
+        }
         /* A name repeats: back to document order, which is the order of
          * the records, to find the first repeat in it. */
         for (j = 1; j < n; j++)
@@ -233,13 +241,15 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
             }
     }
     if (n <= RUN)
-        return insertion_sort_unique(doc, names, n);
+        return insertion_sort_unique(doc, names, n, in_order);
     for (k = 1; k < n; k++) /* in order: nothing to sort, nothing repeats */
         if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
                                    wj_doc_name(doc, names[k])) >= 0)
             break;
-    if (k == n)
+    if (k == n) {
+        *in_order = 1;
         return SIZE_MAX;
+    }
     merge_sort(doc, names, n, tmp, wj_compare_bytes_quick);
     for (k = 1; k < n; k++) {
         wj_span x = wj_doc_name(doc, names[k - 1]),

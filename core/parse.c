@@ -551,20 +551,18 @@ static wj_code parse_literal(parser *p, const char *word)
 static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
 {
     wj_doc *doc = p->doc;
-    uint32_t n = p->n_keys - key_base, at, k, in_order;
+    uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
+    int in_order;
 
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
-    repeat = wj_sort_names_unique(doc, names, n, p->tmp);
+    repeat = wj_sort_names_unique(doc, names, n, p->tmp, &in_order);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     p->n_keys = key_base;
-    /* sorted into the order of their records: they arrived in order */
-    for (k = 1, in_order = 1; k < n; k++)
-        in_order &= names[k - 1] < names[k];
     if (in_order) {
         *count |= WJ_COUNT_IN_ORDER;
         return WJ_OK;

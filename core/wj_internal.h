@@ -567,9 +567,10 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
 /* Sorts the name records in names[0..n) by decoded bytes, stably (tmp has
  * room for n), and returns the offset of the earliest repeated name: of all
  * the pairs of equal names the sorted list puts side by side, the least
- * offset of the later one; SIZE_MAX when no name repeats. */
+ * offset of the later one; SIZE_MAX when no name repeats.  *in_order tells
+ * whether no name repeats and the names were already so sorted. */
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
-                            uint32_t *tmp);
+                            uint32_t *tmp, int *in_order);
 
 /* ------------------------------------------------------------- renderings */
 
