@@ -152,25 +152,27 @@ static size_t earlier(size_t a, size_t b)
  * compared once.  Names are placed in document order, so the one being
  * placed is the later of such a pair.
  */
-static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m,
-                                    int *in_order)
+static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v,
+                                    wj_span *name, uint32_t m, int *in_order)
 {
     size_t repeat = SIZE_MAX;
     uint32_t j, k, moved = 0;
     for (j = 1; j < m; j++) {
         uint32_t item = v[j];
-        wj_span key = wj_doc_name(doc, item);
+        wj_span key = name[j];
         int c = 1;
         for (k = j; k > 0; k--) {
-            c = wj_compare_bytes_quick(wj_doc_name(doc, v[k - 1]), key);
+            c = wj_compare_bytes_quick(name[k - 1], key);
             if (c <= 0)
                 break;
             v[k] = v[k - 1];
+            name[k] = name[k - 1];
         }
         if (k > 0 && c == 0)
             repeat = earlier(repeat, wj_name_start(doc, item));
         moved |= k != j;
         v[k] = item;
+        name[k] = key;
     }
     *in_order = !moved;
     return repeat;
@@ -180,54 +182,75 @@ static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v, uint32_t m,
  * names decide (most objects are this short, and whether two names are in
  * order is a coin toss to a branch predictor); sets *equal when they are
  * the same name, and *moved when it swapped them. */
-static inline void order_pair(const wj_doc *doc, uint32_t *v, int a, int b,
+static inline void order_pair(uint32_t *v, wj_span *name, int a, int b,
                               int *equal, uint32_t *moved)
 {
     uint32_t x = v[a], y = v[b];
-    int c = wj_compare_bytes_quick(wj_doc_name(doc, x), wj_doc_name(doc, y));
+    wj_span nx = name[a], ny = name[b];
+    int c = wj_compare_bytes_quick(nx, ny);
     uint32_t swap = (x ^ y) & (0u - (uint32_t)(c > 0)); /* x ^ y, or 0 */
     *equal |= c == 0;
     *moved |= swap;
     v[a] = x ^ swap;
     v[b] = y ^ swap;
+    name[a] = swap ? ny : nx;
+    name[b] = swap ? nx : ny;
 }
 
 /* Sorts up to four names with a sorting network; returns 0 when two of
  * them are the same name (their order is then the network's, not the
  * document's); *moved is 0 when none moved. */
-static int network_sort(const wj_doc *doc, uint32_t *v, uint32_t n,
+static int network_sort(uint32_t *v, wj_span *name, uint32_t n,
                         uint32_t *moved)
 {
     int equal = 0;
     switch (n) {
-    case 2: order_pair(doc, v, 0, 1, &equal, moved); break;
+    case 2: order_pair(v, name, 0, 1, &equal, moved); break;
     case 3:
-        order_pair(doc, v, 0, 1, &equal, moved);
-        order_pair(doc, v, 1, 2, &equal, moved);
-        order_pair(doc, v, 0, 1, &equal, moved);
+        order_pair(v, name, 0, 1, &equal, moved);
+        order_pair(v, name, 1, 2, &equal, moved);
+        order_pair(v, name, 0, 1, &equal, moved);
         break;
     case 4:
-        order_pair(doc, v, 0, 1, &equal, moved);
-        order_pair(doc, v, 2, 3, &equal, moved);
-        order_pair(doc, v, 0, 2, &equal, moved);
-        order_pair(doc, v, 1, 3, &equal, moved);
-        order_pair(doc, v, 1, 2, &equal, moved);
+        order_pair(v, name, 0, 1, &equal, moved);
+        order_pair(v, name, 2, 3, &equal, moved);
+        order_pair(v, name, 0, 2, &equal, moved);
+        order_pair(v, name, 1, 3, &equal, moved);
+        order_pair(v, name, 1, 2, &equal, moved);
         break;
     default: break;
     }
     return !equal;
 }
 
-size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
-                            uint32_t *tmp, int *in_order)
+/* The decoded form of name record `name`, which ends at end. */
+static inline wj_span name_ending(const wj_doc *doc, uint32_t name,
+                                  uint32_t end)
+{
+    uint32_t at = doc->tape[name];
+    wj_span s;
+    if (wj_name_escaped(doc, name))
+        return wj_doc_name(doc, name);
+    s.ptr = doc->json + at + 1;
+    s.len = end - at - 2;
+    return s;
+}
+
+size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
+                            const uint32_t *ends, uint32_t n, uint32_t *tmp,
+                            int *in_order)
 {
     size_t repeat = SIZE_MAX;
+    wj_span name[RUN]; /* short lists: each name found once, beside it */
     uint32_t k;
 
     *in_order = 0;
+    if (n <= RUN)
+        for (k = 0; k < n; k++)
+            name[k] = name_ending(doc, names[k], ends[k]);
     if (n <= 4) {
         uint32_t j, moved = 0;
-        if (network_sort(doc, names, n, &moved)) {
+        if (network_sort(names, name, n, &moved)) {
             *in_order = !moved;
             return SIZE_MAX;
         }
@@ -236,12 +259,15 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
         for (j = 1; j < n; j++)
             for (k = j; k > 0 && names[k - 1] > names[k]; k--) {
                 uint32_t t = names[k];
+                wj_span ts = name[k];
                 names[k] = names[k - 1];
                 names[k - 1] = t;
+                name[k] = name[k - 1];
+                name[k - 1] = ts;
             }
     }
     if (n <= RUN)
-        return insertion_sort_unique(doc, names, n, in_order);
+        return insertion_sort_unique(doc, names, name, n, in_order);
     for (k = 1; k < n; k++) /* in order: nothing to sort, nothing repeats */
         if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
                                    wj_doc_name(doc, names[k])) >= 0)

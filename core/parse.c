@@ -31,8 +31,10 @@ typedef struct parser {
     unsigned opts;
     wj_doc *doc;
     uint32_t *keys; /* name records of the members of the open objects */
+    uint32_t *key_ends; /* and the offsets one past their closing quotes */
     uint32_t n_keys;
     uint32_t cap_keys;
+    uint32_t cap_key_ends;
     size_t names_len;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
@@ -142,7 +144,7 @@ static uint32_t max_entries(size_t len)
 }
 
 /* The most tape slots len bytes can need: a container's 3 slots take its 2
- * brackets, a name's 2 and its entry in the object's sorted names take 3
+ * brackets, a name's 1 and its entry in the object's sorted names take 3
  * bytes at least (`"":`), a string's 2 take 2, a number's 1 takes 1; 1.5 a
  * byte. */
 static uint32_t max_slots(size_t len)
@@ -330,11 +332,17 @@ static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 
 /* Files the decoded form of the escaped name at tape record idx (raw body
  * s[start + 1 .. end - 1)) in doc->names, a 4-byte length, then the bytes,
- * and points the record there (wj_internal.h). */
+ * points the record one past its quote and pairs the two in doc->escaped
+ * (wj_internal.h). */
 static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
 {
+    wj_doc *doc = p->doc;
     size_t raw_len = end - start - 2;
     uint32_t decoded;
+    if (doc->cap_escaped - 2 * doc->n_escaped < 2 &&
+        grow(p, (void **)&doc->escaped, &doc->cap_escaped,
+             2 * doc->n_escaped + 2, sizeof(uint32_t)) != 0)
+        return wj_fail_nomem(p->err);
     if (p->doc->cap_names - p->names_len < raw_len + sizeof decoded) {
         size_t cap;
         /* decoded names and their lengths fit in the input's length */
@@ -352,9 +360,24 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
     memcpy(p->doc->names + p->names_len, &decoded, sizeof decoded);
     /* The names fit in the input's length, so their offsets in 32 bits. */
     p->doc->tape[idx] = (uint32_t)start + 1;
-    p->doc->tape[idx + 1] = (uint32_t)p->names_len;
+    doc->escaped[2 * doc->n_escaped] = (uint32_t)start + 1;
+    doc->escaped[2 * doc->n_escaped + 1] = (uint32_t)p->names_len;
+    doc->n_escaped++;
     p->names_len += sizeof decoded + decoded;
     return WJ_OK;
+}
+
+const char *wj_escaped_name(const wj_doc *doc, uint32_t first)
+{
+    uint32_t lo = 0, hi = doc->n_escaped;
+    while (lo < hi) { /* the first pair whose slot is not below first */
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (doc->escaped[2 * mid] < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return doc->names + doc->escaped[2 * lo + 1];
 }
 
 /* Adds the record of the string literal s[start..end) (end one past its
@@ -363,7 +386,7 @@ static wj_code decode_name(parser *p, uint32_t idx, size_t start, size_t end)
 static inline wj_code add_string(parser *p, int is_name, size_t start,
                                  size_t end, uint8_t flags, uint8_t *name_flags)
 {
-    uint32_t idx = add_record(p, 2, start);
+    uint32_t idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
     p->pos = end;
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -372,7 +395,6 @@ static inline wj_code add_string(parser *p, int is_name, size_t start,
         return WJ_OK;
     }
     *name_flags = flags;
-    p->doc->tape[idx + 1] = (uint32_t)end;
     return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, end) : WJ_OK;
 }
 
@@ -559,7 +581,8 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
-    repeat = wj_sort_names_unique(doc, names, n, p->tmp, &in_order);
+    repeat = wj_sort_names_unique(doc, names, p->key_ends + key_base, n,
+                                  p->tmp, &in_order);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     p->n_keys = key_base;
@@ -696,10 +719,14 @@ member:
     if (rc != WJ_OK)
         return rc;
     if (track_names) {
-        if (p->n_keys == p->cap_keys &&
-            grow(p, (void **)&p->keys, &p->cap_keys, p->n_keys + 1,
-                 sizeof(uint32_t)) != 0)
+        if ((p->n_keys == p->cap_keys &&
+             grow(p, (void **)&p->keys, &p->cap_keys, p->n_keys + 1,
+                  sizeof(uint32_t)) != 0) ||
+            (p->n_keys == p->cap_key_ends &&
+             grow(p, (void **)&p->key_ends, &p->cap_key_ends, p->n_keys + 1,
+                  sizeof(uint32_t)) != 0))
             return wj_fail_nomem(p->err);
+        p->key_ends[p->n_keys] = (uint32_t)p->pos;
         p->keys[p->n_keys++] = idx;
         if (name_flags & WJ_STR_UTF16)
             count[depth - 1] |= WJ_COUNT_UTF16;
@@ -736,6 +763,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
     doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
     p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);
+    p.key_ends = take_array(alloc, WJ_SCRATCH_KEY_ENDS, &p.cap_key_ends);
     p.tmp = take_array(alloc, WJ_SCRATCH_SORT, &p.cap_tmp);
     /* Request bodies need a slot per 5 to 16 bytes, number-dense ones up
      * to one per 3: a slot per 4 bytes spares most of them a copy as the
@@ -750,6 +778,8 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
         rc = parse_tree(&p);
     wj_scratch_give(alloc, WJ_SCRATCH_KEYS, p.keys,
                     (size_t)p.cap_keys * sizeof(uint32_t));
+    wj_scratch_give(alloc, WJ_SCRATCH_KEY_ENDS, p.key_ends,
+                    (size_t)p.cap_key_ends * sizeof(uint32_t));
     wj_scratch_give(alloc, WJ_SCRATCH_SORT, p.tmp,
                     (size_t)p.cap_tmp * sizeof(uint32_t));
     if (rc != WJ_OK)
@@ -763,8 +793,12 @@ void wj_doc_release(wj_doc *doc)
     wj_scratch_give(alloc, WJ_SCRATCH_TAPE, doc->tape,
                     (size_t)doc->cap_tape * sizeof(uint32_t));
     wj_scratch_give(alloc, WJ_SCRATCH_NAMES, doc->names, doc->cap_names);
+    wj_free(alloc, doc->escaped);
     doc->tape = NULL;
     doc->names = NULL;
+    doc->escaped = NULL;
+    doc->n_escaped = 0;
+    doc->cap_escaped = 0;
     doc->n_tape = 0;
     doc->cap_tape = 0;
     doc->cap_names = 0;

@@ -14,6 +14,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* ------------------------------------------------------------- allocation */
 
 void *wj_malloc(const wj_alloc *alloc, size_t size);
@@ -37,6 +41,7 @@ typedef enum wj_scratch_kind {
     WJ_SCRATCH_TAPE,
     WJ_SCRATCH_NAMES,
     WJ_SCRATCH_KEYS,
+    WJ_SCRATCH_KEY_ENDS,
     WJ_SCRATCH_SORT,
     WJ_SCRATCH_KINDS
 } wj_scratch_kind;
@@ -169,8 +174,8 @@ typedef enum wj_type {
  *
  *   number, true, false, null     1 slot   its first byte
  *   string                        2 slots  its '"', plain end
- *   member name                   2 slots  its '"', end (no escape), or
- *                                          the byte after it, pool (escapes)
+ *   member name                   1 slot   its '"' (no escape), or the
+ *                                          byte after it (escapes)
  *   array of numbers and literals 2 slots  its '[', next (empty ones too)
  *   any other array               2 slots  its ']', next ... count
  *   object                        2 slots  its '{', next ... [sorted] count
@@ -182,7 +187,8 @@ typedef enum wj_type {
  * again cheaply is not kept: a number's end; an object's, or an array of
  * scalars', from its last child's end and the closing bracket after it
  * (wj_container_end); another array's start, from its first child's start
- * and the opening bracket before it.  A string's `plain end` is the offset
+ * and the opening bracket before it; a member name's end, from the first
+ * quote after its opening one (a name without escapes holds none).  A string's `plain end` is the offset
  * one past its closing quote when both renderings write the literal exactly
  * as it is (no escape, or only \" \\ \n \r \t with no combining mark after
  * one: not WJ_STR_REWRITE), so its bytes are copied as they are; else 0
@@ -199,12 +205,14 @@ typedef enum wj_type {
  * other non-empty object, so sorted, just before its count.
  *
  * A member name that holds an escape has its decoded form in wj_doc.names
- * (a 4-byte length, then the bytes) at offset `pool`; its first slot then
- * points one past its opening quote, at a byte that is never '"' (a name
- * whose first byte after the quote is its closing quote is empty, so holds
- * no escape), which is how the two kinds are told apart.
+ * (a 4-byte length, then the bytes); its slot then points one past its
+ * opening quote, at a byte that is never '"' (a name whose first byte after
+ * the quote is its closing quote is empty, so holds no escape), which is
+ * how the two kinds are told apart, and wj_doc.escaped pairs each such
+ * slot with the offset of its decoded form, in document order (so by slot:
+ * a binary search finds it).
  */
-#define WJ_NAME_SLOTS 2
+#define WJ_NAME_SLOTS 1
 #define WJ_CONTAINER_SLOTS 2
 #define WJ_COUNT_UTF16 0x80000000u    /* an object: a name has WJ_STR_UTF16 */
 #define WJ_COUNT_IN_ORDER 0x40000000u /* an object: names arrive sorted */
@@ -218,6 +226,9 @@ typedef struct wj_doc {
     uint32_t cap_tape;
     char *names; /* decoded member names that held escapes */
     size_t cap_names;
+    uint32_t *escaped; /* (slot, offset in names) for each, by slot */
+    uint32_t n_escaped;
+    uint32_t cap_escaped;
     const wj_alloc *alloc;
 } wj_doc;
 
@@ -340,6 +351,25 @@ static inline int wj_name_escaped(const wj_doc *doc, uint32_t name)
 /* Offset one past the valid string literal that opens at s[at]. */
 size_t wj_string_end(const char *s, size_t len, size_t at);
 
+/* Offset one past the closing quote of the string literal without escapes
+ * that opens at json[at] (json holds len bytes): the first quote after it.
+ * Names are short: most end within the 16 bytes one load sees. */
+static inline uint32_t wj_plain_end(const char *json, size_t len, uint32_t at)
+{
+    const char *quote;
+#if defined(__SSE2__)
+    if (len - at > 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(json + at + 1));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        if (m)
+            return at + 2 + (uint32_t)__builtin_ctz(m);
+    }
+#endif
+    quote = memchr(json + at + 1, '"', len - at - 1);
+    return (uint32_t)(quote - json) + 1;
+}
+
 /* Offset of a member name's opening quote. */
 static inline uint32_t wj_name_start(const wj_doc *doc, uint32_t name)
 {
@@ -353,7 +383,7 @@ static inline uint32_t wj_name_end(const wj_doc *doc, uint32_t name)
     if (wj_name_escaped(doc, name))
         return (uint32_t)wj_string_end(doc->json, doc->len,
                                        wj_name_start(doc, name));
-    return doc->tape[name + 1];
+    return wj_plain_end(doc->json, doc->len, doc->tape[name]);
 }
 
 /* A member name's decoded bytes. */
@@ -373,18 +403,23 @@ static inline int wj_name_in(wj_span s, const wj_name *names, size_t n)
     return 0;
 }
 
+/* The decoded form, in doc->names, of the escaped name whose slot holds
+ * first (a 4-byte length, then the bytes). */
+const char *wj_escaped_name(const wj_doc *doc, uint32_t first);
+
 static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
 {
-    const uint32_t *t = doc->tape + name;
+    uint32_t at = doc->tape[name];
     wj_span s;
-    if (doc->json[t[0]] != '"') { /* wj_name_escaped */
+    if (doc->json[at] != '"') { /* wj_name_escaped */
+        const char *entry = wj_escaped_name(doc, at);
         uint32_t len;
-        memcpy(&len, doc->names + t[1], sizeof len);
-        s.ptr = doc->names + t[1] + sizeof len;
+        memcpy(&len, entry, sizeof len);
+        s.ptr = entry + sizeof len;
         s.len = len;
     } else {
-        s.ptr = doc->json + t[0] + 1;
-        s.len = t[1] - t[0] - 2;
+        s.ptr = doc->json + at + 1;
+        s.len = wj_plain_end(doc->json, doc->len, at) - at - 2;
     }
     return s;
 }
@@ -568,9 +603,12 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
  * room for n), and returns the offset of the earliest repeated name: of all
  * the pairs of equal names the sorted list puts side by side, the least
  * offset of the later one; SIZE_MAX when no name repeats.  *in_order tells
- * whether no name repeats and the names were already so sorted. */
-size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names, uint32_t n,
-                            uint32_t *tmp, int *in_order);
+ * whether no name repeats and the names were already so sorted.  ends[k]
+ * is the offset one past names[k]'s closing quote (the parser has it, and a
+ * short list's names are read once through it). */
+size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
+                            const uint32_t *ends, uint32_t n, uint32_t *tmp,
+                            int *in_order);
 
 /* ------------------------------------------------------------- renderings */
 

@@ -12,7 +12,7 @@
 static void wire_is(int line, const char *json, const char *expected,
                     const char *const *members, size_t n_members)
 {
-    wj_name names[8];
+    wj_name names[8] = {{NULL, 0}};
     char *out = NULL;
     size_t len = 0, k;
     wj_error err = WJ_ERROR_INIT;
@@ -82,6 +82,14 @@ static void test_order(void)
          "\"d\":{\"e\":{\"f\":2,\"g\":1},\"h\":null},\"i\":0}");
     WIRE("{\"a\\u0062\":1,\"ac\":{\"\\u0078\":[1],\"y\":2}}",
          "{\"ab\":1,\"ac\":{\"x\":[1],\"y\":2}}");
+    /* escaped names in several objects, each read back as its own */
+    WIRE("{\"\\u0062\":1,\"a\":{\"\\u0063\":2,\"\\u0061\":3,\"b\\n\":[]},"
+         "\"\\u0030\":{\"\\t\":4},\"c\":5}",
+         "{\"0\":{\"\\t\":4},\"a\":{\"a\":3,\"b\\n\":[],\"c\":2},\"b\":1,"
+         "\"c\":5}");
+    /* a name longer than the 32 bytes one load sees */
+    WIRE("{\"b\":1,\"a_name_that_is_longer_than_thirty_two_bytes\":2}",
+         "{\"a_name_that_is_longer_than_thirty_two_bytes\":2,\"b\":1}");
 }
 
 static void test_property_maps(void)
