@@ -352,8 +352,9 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
     return 0;
 }
 
-/* Writes the two-byte escape at esc as it is when the rendering keeps it. */
-static int keep_escape(wj_buf *buf, const char *esc, const kept_escapes *kept)
+/* Writes the two-byte escape at esc as it is when the rendering keeps it.
+ * Inlined, so that each rendering's kept letters are constants. */
+static inline __attribute__((always_inline)) int keep_escape(wj_buf *buf, const char *esc, const kept_escapes *kept)
 {
     if (!is_kept(kept, esc[1]))
         return 0;

@@ -33,6 +33,7 @@ typedef struct parser {
     uint32_t *keys; /* name records of the members of the open objects */
     uint32_t *key_ends; /* and the offsets one past their closing quotes */
     uint32_t n_keys;
+    uint32_t key_room; /* entries both have room for */
     uint32_t cap_keys;
     uint32_t cap_key_ends;
     size_t names_len;
@@ -186,6 +187,23 @@ static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
                 size_t elem)
 {
     return grow_to(p, arr, cap, need, elem, max_entries(p->len));
+}
+
+/* Makes room for one more entry in p->keys and p->key_ends (out of line:
+ * they grow rarely). */
+static __attribute__((noinline)) int grow_keys(parser *p)
+{
+    uint32_t need = p->n_keys + 1;
+    if (p->cap_keys < need && grow(p, (void **)&p->keys, &p->cap_keys, need,
+                                   sizeof(uint32_t)) != 0)
+        return -1;
+    if (p->cap_key_ends < need &&
+        grow(p, (void **)&p->key_ends, &p->cap_key_ends, need,
+             sizeof(uint32_t)) != 0)
+        return -1;
+    p->key_room =
+        p->cap_keys < p->cap_key_ends ? p->cap_keys : p->cap_key_ends;
+    return 0;
 }
 
 /* Out of line: the tape grows rarely. */
@@ -603,8 +621,8 @@ static wj_code parse_tree(parser *p)
     uint32_t count[WJ_MAX_DEPTH];    /* their children so far (| flags) */
     uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
     unsigned depth = 0;
+    int in_object = 0; /* the innermost open container is an object */
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
-    uint32_t *top;
     wj_code rc;
     uint32_t idx;
     uint8_t name_flags;
@@ -629,6 +647,7 @@ value:
         count[depth] = 0;
         key_base[depth] = p->n_keys;
         depth++;
+        in_object = is_object;
         p->pos++;
         skip_space(p);
         if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']'))
@@ -668,29 +687,27 @@ after_value:
     }
     if (p->pos >= p->len)
         return fail_syntax(p, p->len, NULL);
-    top = p->doc->tape + stack[depth - 1];
     if (p->s[p->pos] == ',') {
         p->pos++;
         skip_space(p);
         if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
             return fail(p, WJ_ERR_SYNTAX, p->pos, "trailing comma");
         count[depth - 1]++;
-        if (p->s[top[0]] == '{')
+        if (in_object)
             goto member;
         goto value;
     }
-    if (p->s[top[0]] == '[' ? p->s[p->pos] != ']' : p->s[p->pos] != '}')
+    if (p->s[p->pos] != (in_object ? '}' : ']'))
         return fail(p, WJ_ERR_SYNTAX, p->pos,
-                    p->s[top[0]] == '['
-                        ? "expected ',' or ']' after array element"
-                        : "expected ',' or '}' after object member");
+                    in_object ? "expected ',' or '}' after object member"
+                              : "expected ',' or ']' after array element");
 
 close:
     depth--;
     idx = stack[depth];
     if (!count[depth]) {
         /* empty: the two slots say it all */
-    } else if (p->s[p->doc->tape[idx]] == '{') {
+    } else if (in_object) {
         if (track_names) {
             rc = close_object(p, key_base[depth], &count[depth]);
             if (rc != WJ_OK)
@@ -706,6 +723,8 @@ close:
     }
     p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
     p->pos++;
+    if (depth > 0) /* the parent's record still starts at its opening byte */
+        in_object = p->s[p->doc->tape[stack[depth - 1]]] == '{';
     goto after_value;
 
 member:
@@ -719,12 +738,7 @@ member:
     if (rc != WJ_OK)
         return rc;
     if (track_names) {
-        if ((p->n_keys == p->cap_keys &&
-             grow(p, (void **)&p->keys, &p->cap_keys, p->n_keys + 1,
-                  sizeof(uint32_t)) != 0) ||
-            (p->n_keys == p->cap_key_ends &&
-             grow(p, (void **)&p->key_ends, &p->cap_key_ends, p->n_keys + 1,
-                  sizeof(uint32_t)) != 0))
+        if (p->n_keys == p->key_room && grow_keys(p) != 0)
             return wj_fail_nomem(p->err);
         p->key_ends[p->n_keys] = (uint32_t)p->pos;
         p->keys[p->n_keys++] = idx;
@@ -928,7 +942,7 @@ uint32_t wj_doc_find(const wj_doc *doc, const uint32_t *sorted, uint32_t n,
     wj_span key = {name, name_len};
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        int c = wj_compare_bytes(wj_doc_name(doc, sorted[mid]), key);
+        int c = wj_compare_bytes_quick(wj_doc_name(doc, sorted[mid]), key);
         if (c == 0)
             return mid;
         if (c < 0)

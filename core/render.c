@@ -497,7 +497,8 @@ static mode member_mode(const render *r, mode m, uint32_t name_node,
         return MODE_DATA;
     for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
         const struct keyword *kw = &keywords[k];
-        if (name.len != kw->len || memcmp(name.ptr, kw->name, kw->len) != 0)
+        if (name.len != kw->len || name.ptr[0] != kw->name[0] ||
+            memcmp(name.ptr, kw->name, kw->len) != 0)
             continue;
         if (kw->object_only &&
             wj_node_type(doc, wj_member_value(name_node)) != WJ_OBJECT)
