@@ -9,7 +9,10 @@
  * goes by whole when everything in it is checked at once:
  *
  *   - the escapes, by the escaped bytes' mask (simd.h): each must be one of
- *     " \ / b f n r t (a \u escape stops the block for the parser);
+ *     " \ / b f n r t, or a \u whose four hex digits are in the block and
+ *     whose first is below 'd' (a code unit below U+D000: no surrogate,
+ *     nothing that sorts otherwise in UTF-16); any other stops the block
+ *     for the parser;
  *   - UTF-8, by comparing each byte with the one, two and three before it
  *     (three 16-entry tables over nibbles, as in Keiser and Lemire,
  *     "Validating UTF-8 in less than one instruction per byte", 2021);
@@ -122,6 +125,34 @@ WJ_AVX2 static inline void escape_letters(__m256i v, uint32_t *simple,
         _mm256_and_si256(cls, _mm256_set1_epi8((char)REWRITTEN)), zero));
 }
 
+/* Bit k set when byte k of v is in lo..hi (unsigned). */
+WJ_AVX2 static inline uint32_t bytes_in_range(__m256i v, unsigned char lo,
+                                              unsigned char hi)
+{
+    __m256i in = _mm256_and_si256(
+        _mm256_cmpeq_epi8(_mm256_max_epu8(v, _mm256_set1_epi8((char)lo)), v),
+        _mm256_cmpeq_epi8(_mm256_min_epu8(v, _mm256_set1_epi8((char)hi)), v));
+    return (uint32_t)_mm256_movemask_epi8(in);
+}
+
+/* The \u escapes of a block that it checks whole (see the top): bit k set
+ * when byte k is the escaped 'u' (escaped: the escaped bytes) of four hex
+ * digits in the block, the first 0-9 or a-c in either case. */
+WJ_AVX2 static inline uint32_t passing_u_escapes(__m256i v, uint32_t escaped)
+{
+    __m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
+    uint32_t u = escaped & (uint32_t)_mm256_movemask_epi8(
+                               _mm256_cmpeq_epi8(v, _mm256_set1_epi8('u')));
+    uint32_t digit, hex, low_hex;
+    if (!u)
+        return 0;
+    digit = bytes_in_range(v, '0', '9');
+    hex = digit | bytes_in_range(lower, 'a', 'f');
+    low_hex = digit | bytes_in_range(lower, 'a', 'c');
+    /* the digits at k+1..k+4, all within the block (k below 27) */
+    return u & low_hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4 & 0x07FFFFFFu;
+}
+
 /* Nonzero bytes where the 32 bytes at s (s[-3] readable) are not UTF-8
  * given the three before them.  A pair's class is in all three tables; a
  * continuation after a continuation must be a sequence's third or fourth
@@ -196,14 +227,17 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
             backslashes | carry ? wj_escaped_bytes(backslashes, &carry) : 0;
         uint32_t stops = (quotes & ~e) | controls, rewritten = 0, take;
         if (e) {
-            /* an escape other than the simple ones stops at its backslash */
-            uint32_t simple, bad;
+            /* an escape other than the simple ones and the \u escapes the
+             * block checks stops at its backslash; every \u may be written
+             * otherwise */
+            uint32_t simple, bad, u;
             escape_letters(v, &simple, &rewritten);
-            bad = e & ~simple;
+            u = passing_u_escapes(v, e & ~first_escaped);
+            bad = e & ~simple & ~u;
             if (bad & first_escaped)
                 return i - 1;
             stops |= bad >> 1;
-            rewritten &= e;
+            rewritten = (rewritten & e) | u;
         }
         if (high | high_tail) {
             __m256i errors = utf8_errors(s + i, v);

@@ -48,6 +48,26 @@ static void test_canonical(void)
           "{\"properties\":{\"a\":2,\"b\":1},\"required\":[\"b\"]}");
 }
 
+/* Long names whose UTF-16 order differs from their code point order only
+ * by a \u escape at some offset from their first escape: U+1F600 (D83D
+ * DE00) sorts before U+FFFF in UTF-16, wherever the parser's 32-byte
+ * blocks end. */
+static void test_utf16_names_at_every_offset(void)
+{
+    static const char pad[] = "pppppppppppppppppppppppppppppppppppppppp";
+    char in[512], expected[512];
+    int n;
+    for (n = 0; n < 40; n++) {
+        snprintf(in, sizeof in,
+                 "{\"\\n%.*s\\uffff%s\":1,\"\\n%.*s\\ud83d\\ude00%s\":2}", n,
+                 pad, pad, n, pad, pad);
+        snprintf(expected, sizeof expected,
+                 "{\"\\n%.*s\xf0\x9f\x98\x80%s\":2,\"\\n%.*s\xef\xbf\xbf%s\":1}",
+                 n, pad, pad, n, pad, pad);
+        CANON(in, expected);
+    }
+}
+
 static void test_range(void)
 {
     char *out = NULL;
@@ -165,6 +185,7 @@ static void test_scalar_arrays(void)
 int main(void)
 {
     test_canonical();
+    test_utf16_names_at_every_offset();
     test_range();
     test_scalar_arrays();
     test_digests();

@@ -135,6 +135,44 @@ static void test_escape_letters_in_blocks(void)
     }
 }
 
+/* A \u escape at every offset of a 32-byte block (its digits in the block
+ * or past its end), after a first escape that starts the block scan: valid
+ * with four hex digits of either case, else an error at its backslash,
+ * whichever digit is wrong. */
+static void test_u_escapes_in_blocks(void)
+{
+    static const char *const good[] = {"00e9", "CAFE", "cafe", "0041",
+                                       "d83d", "DFFF", "ffff", "0000"};
+    char doc[128];
+    size_t lead, g, bad, len;
+    for (lead = 0; lead < 40; lead++) {
+        len = 0;
+        doc[len++] = '"';
+        doc[len++] = '\\';
+        doc[len++] = 'n';
+        memset(doc + len, 'x', lead);
+        len += lead;
+        doc[len++] = '\\';
+        doc[len++] = 'u';
+        for (g = 0; g < sizeof good / sizeof good[0]; g++) {
+            size_t n = len;
+            wj_error err = WJ_ERROR_INIT;
+            memcpy(doc + n, good[g], 4);
+            memset(doc + n + 4, 'y', 40);
+            doc[n + 44] = '"';
+            CHECK(wj_validate(doc, n + 45, NULL, &err) == WJ_OK);
+            for (bad = 0; bad < 4; bad++) {
+                char keep = doc[n + bad];
+                doc[n + bad] = bad % 2 ? 'g' : '"';
+                CHECK(wj_validate(doc, n + 45, NULL, &err) == WJ_ERR_SYNTAX &&
+                      err.offset == len - 2 &&
+                      strcmp(err.msg, "invalid \\u escape") == 0);
+                doc[n + bad] = keep;
+            }
+        }
+    }
+}
+
 static void test_utf8(void)
 {
     ACCEPT("\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\"");
@@ -243,6 +281,7 @@ int main(void)
     test_numbers();
     test_strings();
     test_escape_letters_in_blocks();
+    test_u_escapes_in_blocks();
     test_utf8();
     test_duplicates();
     test_depth();

@@ -291,6 +291,30 @@ static void test_mark_after_escape_at_every_offset(void)
     }
 }
 
+/* \u escapes at every offset from a string's first escape: each written
+ * as the wire rendering writes its character, wherever the parser's
+ * 32-byte blocks end. */
+static void test_u_escapes_at_every_offset(void)
+{
+    char in[256], expected[256];
+    size_t n;
+    for (n = 0; n < 70; n++) {
+        snprintf(in, sizeof in,
+                 "[\"\\r%.*s\\u00e9\\u0041\\u00C9\\uD83D\\uDE00\\ucafe"
+                 "\\u000a\\u0022\\u002F|\"]",
+                 (int)n,
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM");
+        snprintf(expected, sizeof expected,
+                 "[\"\\r%.*s\xc3\xa9" "A\xc3\x89\xf0\x9f\x98\x80\xec\xab\xbe"
+                 "\\n\\\"/|\"]",
+                 (int)n,
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM"
+                 "MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMM");
+        WIRE(in, expected);
+    }
+}
+
 static void test_errors(void)
 {
     char *out = (char *)1;
@@ -314,6 +338,7 @@ int main(void)
     test_combining_marks();
     test_long_escaped();
     test_mark_after_escape_at_every_offset();
+    test_u_escapes_at_every_offset();
     test_errors();
     return check_report("test_wire");
 }
