@@ -352,11 +352,13 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
     return 0;
 }
 
-/* Writes the two-byte escape at esc as it is when the rendering keeps it.
+/* Writes the two-byte escape at esc as it is when the rendering keeps it
+ * (never a \u escape, the one most often decoded instead: told first).
  * Inlined, so that each rendering's kept letters are constants. */
-static inline __attribute__((always_inline)) int keep_escape(wj_buf *buf, const char *esc, const kept_escapes *kept)
+static inline __attribute__((always_inline)) int
+keep_escape(wj_buf *buf, const char *esc, const kept_escapes *kept)
 {
-    if (!is_kept(kept, esc[1]))
+    if (esc[1] == 'u' || !is_kept(kept, esc[1]))
         return 0;
     buf->ptr[buf->len++] = '\\';
     buf->ptr[buf->len++] = esc[1];

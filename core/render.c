@@ -164,16 +164,15 @@ static wj_code order_property_map(render *r, uint32_t map, uint32_t required,
     return WJ_OK;
 }
 
-/* RFC 8785 order for an object whose names sort differently in UTF-16:
- * its members, or the n of them in the scratch list the hook gave (which
- * has room for twice the object's count), sorted by UTF-16 code units. */
+/* RFC 8785 order for an object whose names sort differently in UTF-16
+ * (WJ_COUNT_UTF16): its members, or the n of them in the scratch list the
+ * hook gave (which has room for twice the object's count), sorted by
+ * UTF-16 code units. */
 static wj_code order_canonical(render *r, uint32_t obj, frame *f)
 {
     const wj_doc *doc = r->doc;
     uint32_t count = wj_node_count(doc, obj);
 
-    if (!wj_node_utf16(doc, obj))
-        return WJ_OK;
     if (!f->own_list) {
         uint32_t list = scratch_push(r, 2 * count);
         if (list == UINT32_MAX)
@@ -183,40 +182,6 @@ static wj_code order_canonical(render *r, uint32_t obj, frame *f)
     }
     wj_sort_names(doc, r->scratch + f->list, f->total,
                   r->scratch + f->list + count, wj_compare_utf16);
-    return WJ_OK;
-}
-
-static wj_code push_frame(render *r, uint32_t node, mode m, int is_array,
-                          frame **out)
-{
-    frame *f;
-    if (r->depth == r->cap_frames) {
-        uint32_t cap = r->cap_frames ? r->cap_frames * 2 : 32;
-        frame *p = wj_realloc(r->doc->alloc, r->frames, cap * sizeof *p);
-        if (!p)
-            return nomem(r);
-        r->frames = p;
-        r->cap_frames = cap;
-    }
-    f = &r->frames[r->depth++];
-    f->node = node;
-    f->done = 0;
-    f->total = wj_node_count(r->doc, node);
-    f->child = wj_node_first(node);
-    f->list = 0;
-    f->in_order = 0;
-    if (!is_array) {
-        const uint32_t *sorted = wj_doc_sorted(r->doc, node);
-        if (sorted)
-            f->list = (uint32_t)(sorted - r->doc->tape);
-        else
-            f->in_order = 1;
-    }
-    f->mark = r->n_scratch;
-    f->own_list = 0;
-    f->mode = (uint8_t)m;
-    f->is_array = (uint8_t)is_array;
-    *out = f;
     return WJ_OK;
 }
 
@@ -393,52 +358,61 @@ static int put_scalar_array(render *r, uint32_t node)
     return 1;
 }
 
+/* Room for one more frame; 0, or -1 when out of memory. */
+static int frame_room(render *r)
+{
+    uint32_t cap = r->cap_frames ? r->cap_frames * 2 : 32;
+    frame *p;
+    if (r->depth < r->cap_frames)
+        return 0;
+    p = wj_realloc(r->doc->alloc, r->frames, cap * sizeof *p);
+    if (!p)
+        return -1;
+    r->frames = p;
+    r->cap_frames = cap;
+    return 0;
+}
+
 /*
- * Writes node through r->buf: a scalar or an empty container at once, and
- * an array of scalars whole where it can; else a container's opening
- * bracket and a frame.
+ * Opens the non-empty container at node, whose record starts with byte c:
+ * writes its opening bracket and gives it a frame, with an object's member
+ * order (the parser's, the hook's, RFC 8785's or a property map's).
  * parent is the object holding node as a member (for `required`), or 0.
  */
-static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
+static wj_code open_container(render *r, uint32_t node, char c, mode m,
+                              uint32_t parent)
 {
     const wj_doc *doc = r->doc;
-    wj_type type = wj_node_type(doc, node);
+    int is_array = c != '{';
+    uint32_t slot = 0;
     frame *f;
-    wj_code rc;
 
-    if (r->hook_values) {
-        int written = r->hook->value(r->hook->ctx, node, r->buf);
-        if (written < 0)
-            return nomem(r);
-        if (written)
-            return WJ_OK;
-    }
-    if (type != WJ_ARRAY && type != WJ_OBJECT) {
-        cursor out = cursor_resume(r->buf);
-        rc = put_scalar(r, &out, node, doc->json[doc->tape[node]]);
-        cursor_pause(r->buf, out);
-        return rc;
-    }
-    if (wj_container_empty(doc, node)) {
-        if (wj_buf_reserve(r->buf, 2) != 0)
-            return nomem(r);
-        wj_buf_put(r->buf, type == WJ_ARRAY ? "[]" : "{}", 2);
+    if (wj_buf_reserve(r->buf, 1) != 0 || frame_room(r) != 0)
+        return nomem(r);
+    wj_buf_putc(r->buf, is_array ? '[' : '{');
+    f = &r->frames[r->depth++];
+    f->node = node;
+    f->done = 0;
+    f->child = wj_node_first(node);
+    f->list = 0;
+    f->mark = r->n_scratch;
+    f->in_order = 0;
+    f->own_list = 0;
+    f->mode = (uint8_t)m;
+    f->is_array = (uint8_t)is_array;
+    if (c == '[') { /* of scalars: its span is its count */
+        f->total = doc->tape[node + 1] - node - WJ_CONTAINER_SLOTS;
         return WJ_OK;
     }
-    if (type == WJ_ARRAY && !r->hook_values && wj_array_of_scalars(doc, node)) {
-        int written = put_scalar_array(r, node);
-        if (written < 0)
-            return nomem(r);
-        if (written)
-            return WJ_OK;
-    }
-    if (wj_buf_reserve(r->buf, 2) != 0)
-        return nomem(r);
-    wj_buf_putc(r->buf, type == WJ_ARRAY ? '[' : '{');
-    rc = push_frame(r, node, m, type == WJ_ARRAY, &f);
-    if (rc != WJ_OK || type == WJ_ARRAY)
-        return rc;
-    if (r->hook && r->hook->order && f->total > 0) {
+    slot = wj_count_slot(doc, node);
+    f->total = slot & ~WJ_COUNT_FLAGS;
+    if (is_array)
+        return WJ_OK;
+    if (slot & WJ_COUNT_IN_ORDER)
+        f->in_order = 1;
+    else /* the sorted names just before the count */
+        f->list = doc->tape[node + 1] - 1 - f->total;
+    if (r->hook && r->hook->order) {
         uint32_t list = scratch_push(r, 2 * f->total), n = f->total;
         if (list == UINT32_MAX)
             return nomem(r);
@@ -450,13 +424,54 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
         }
     }
     if (r->opts->style == WJ_STYLE_CANONICAL)
-        return order_canonical(r, node, f);
+        return slot & WJ_COUNT_UTF16 ? order_canonical(r, node, f) : WJ_OK;
     if (f->own_list)
         return WJ_OK;
     if (m == MODE_PROPMAP)
         return order_property_map(r, node,
                                   wj_doc_value(doc, parent, "required", 8), f);
     return WJ_OK;
+}
+
+/*
+ * Writes node through r->buf: a scalar or an empty container at once, and
+ * an array of scalars whole where it can; else a container's opening
+ * bracket and a frame (open_container).
+ * parent is the object holding node as a member (for `required`), or 0.
+ */
+static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
+{
+    const wj_doc *doc = r->doc;
+    char c = doc->json[doc->tape[node]];
+    wj_code rc;
+
+    if (r->hook_values) {
+        int written = r->hook->value(r->hook->ctx, node, r->buf);
+        if (written < 0)
+            return nomem(r);
+        if (written)
+            return WJ_OK;
+    }
+    if (!wj_opens_container(c)) {
+        cursor out = cursor_resume(r->buf);
+        rc = put_scalar(r, &out, node, c);
+        cursor_pause(r->buf, out);
+        return rc;
+    }
+    if (wj_container_empty(doc, node)) {
+        if (wj_buf_reserve(r->buf, 2) != 0)
+            return nomem(r);
+        wj_buf_put(r->buf, c == '{' ? "{}" : "[]", 2);
+        return WJ_OK;
+    }
+    if (c == '[' && !r->hook_values) {
+        int written = put_scalar_array(r, node);
+        if (written < 0)
+            return nomem(r);
+        if (written)
+            return WJ_OK;
+    }
+    return open_container(r, node, c, m, parent);
 }
 
 /* The keywords that change how a member's value is read (§4); the map

@@ -317,13 +317,6 @@ static inline uint32_t wj_node_count(const wj_doc *doc, uint32_t node)
                : wj_count_slot(doc, node) & ~WJ_COUNT_FLAGS;
 }
 
-/* True for an object with a name that may sort differently in UTF-16. */
-static inline int wj_node_utf16(const wj_doc *doc, uint32_t node)
-{
-    return !wj_container_empty(doc, node) &&
-           (wj_count_slot(doc, node) & WJ_COUNT_UTF16) != 0;
-}
-
 /* A non-empty container's first element, or an object's first name. */
 static inline uint32_t wj_node_first(uint32_t node)
 {
