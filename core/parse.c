@@ -512,8 +512,10 @@ static size_t skip_digits(const unsigned char *s, size_t i, size_t len)
     return i;
 }
 
-size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
-                      const char **why)
+/* The number grammar, once: wj_number_scan for the writers, inlined into
+ * the parser's loop. */
+static inline size_t scan_number(const char *json, size_t len, size_t at,
+                                 size_t *bad, const char **why)
 {
     const unsigned char *s = (const unsigned char *)json;
     size_t i = at;
@@ -556,11 +558,17 @@ broken:
     return 0;
 }
 
+size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
+                      const char **why)
+{
+    return scan_number(json, len, at, bad, why);
+}
+
 static wj_code parse_number(parser *p)
 {
     size_t start = p->pos, bad = 0;
     const char *why = NULL;
-    size_t n = wj_number_scan((const char *)p->s, p->len, start, &bad, &why);
+    size_t n = scan_number((const char *)p->s, p->len, start, &bad, &why);
 
     if (!n)
         return fail_syntax(p, bad, why);
@@ -570,18 +578,31 @@ static wj_code parse_number(parser *p)
     return WJ_OK;
 }
 
-static wj_code parse_literal(parser *p, const char *word)
+/* The error of a literal that is not word: at its first wrong byte, or
+ * the end of input. */
+static __attribute__((noinline)) wj_code bad_literal(parser *p,
+                                                     const char *word)
 {
     size_t start = p->pos, k;
     for (k = 0; word[k]; k++) {
         if (start + k >= p->len)
             return fail_syntax(p, p->len, NULL);
         if (p->s[start + k] != (unsigned char)word[k])
-            return fail(p, WJ_ERR_SYNTAX, start + k, "invalid literal");
+            break;
     }
+    return fail(p, WJ_ERR_SYNTAX, start + k, "invalid literal");
+}
+
+/* Parses the literal word (n bytes) at p->pos: inline, a compare of
+ * constant length. */
+static inline wj_code parse_literal(parser *p, const char *word, size_t n)
+{
+    size_t start = p->pos;
+    if (p->len - start < n || memcmp(p->s + start, word, n) != 0)
+        return bad_literal(p, word);
     if (add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->pos = start + k;
+    p->pos = start + n;
     return WJ_OK;
 }
 
@@ -669,9 +690,9 @@ value:
     case '7':
     case '8':
     case '9': rc = parse_number(p); break;
-    case 't': rc = parse_literal(p, "true"); break;
-    case 'f': rc = parse_literal(p, "false"); break;
-    case 'n': rc = parse_literal(p, "null"); break;
+    case 't': rc = parse_literal(p, "true", 4); break;
+    case 'f': rc = parse_literal(p, "false", 5); break;
+    case 'n': rc = parse_literal(p, "null", 4); break;
     default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
     }
     if (rc != WJ_OK)
