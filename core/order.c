@@ -200,8 +200,7 @@ static inline void order_pair(uint32_t *v, wj_span *name, int a, int b,
 /* Sorts up to four names with a sorting network; returns 0 when two of
  * them are the same name (their order is then the network's, not the
  * document's); *moved is 0 when none moved. */
-static int network_sort(uint32_t *v, wj_span *name, uint32_t n,
-                        uint32_t *moved)
+static int network_sort(uint32_t *v, wj_span *name, uint32_t n, uint32_t *moved)
 {
     int equal = 0;
     switch (n) {
@@ -223,19 +222,6 @@ static int network_sort(uint32_t *v, wj_span *name, uint32_t n,
     return !equal;
 }
 
-/* The decoded form of name record `name`, which ends at end. */
-static inline wj_span name_ending(const wj_doc *doc, uint32_t name,
-                                  uint32_t end)
-{
-    uint32_t at = doc->tape[name];
-    wj_span s;
-    if (wj_name_escaped(doc, name))
-        return wj_doc_name(doc, name);
-    s.ptr = doc->json + at + 1;
-    s.len = end - at - 2;
-    return s;
-}
-
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
                             const uint32_t *ends, uint32_t n, uint32_t *tmp,
                             int *in_order)
@@ -247,7 +233,7 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
     *in_order = 0;
     if (n <= RUN)
         for (k = 0; k < n; k++)
-            name[k] = name_ending(doc, names[k], ends[k]);
+            name[k] = wj_doc_name_ending(doc, names[k], ends[k]);
     if (n <= 4) {
         uint32_t j, moved = 0;
         if (network_sort(names, name, n, &moved)) {

@@ -30,7 +30,7 @@ typedef struct parser {
     size_t pos;
     unsigned opts;
     wj_doc *doc;
-    uint32_t *keys; /* name records of the members of the open objects */
+    uint32_t *keys;     /* name records of the members of the open objects */
     uint32_t *key_ends; /* and the offsets one past their closing quotes */
     uint32_t n_keys;
     uint32_t key_room; /* entries both have room for */
@@ -194,15 +194,14 @@ static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
 static __attribute__((noinline)) int grow_keys(parser *p)
 {
     uint32_t need = p->n_keys + 1;
-    if (p->cap_keys < need && grow(p, (void **)&p->keys, &p->cap_keys, need,
-                                   sizeof(uint32_t)) != 0)
+    if (p->cap_keys < need &&
+        grow(p, (void **)&p->keys, &p->cap_keys, need, sizeof(uint32_t)) != 0)
         return -1;
     if (p->cap_key_ends < need &&
         grow(p, (void **)&p->key_ends, &p->cap_key_ends, need,
              sizeof(uint32_t)) != 0)
         return -1;
-    p->key_room =
-        p->cap_keys < p->cap_key_ends ? p->cap_keys : p->cap_key_ends;
+    p->key_room = p->cap_keys < p->cap_key_ends ? p->cap_keys : p->cap_key_ends;
     return 0;
 }
 
@@ -620,8 +619,8 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
-    repeat = wj_sort_names_unique(doc, names, p->key_ends + key_base, n,
-                                  p->tmp, &in_order);
+    repeat = wj_sort_names_unique(doc, names, p->key_ends + key_base, n, p->tmp,
+                                  &in_order);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     p->n_keys = key_base;

@@ -557,31 +557,6 @@ static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
         return rc;
     }
     start = doc->tape[name]; /* plain: at its quote */
-#if defined(__SSE2__)
-    /* Most names end within the 32 bytes put_input would move anyway:
-     * their closing quote is found in the same two loads. */
-    if (doc->len - start >= 32) {
-        const char *from = doc->json + start;
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)from);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + 16));
-        __m128i quote = _mm_set1_epi8('"');
-        uint32_t quotes =
-            ((uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, quote)) |
-             (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, quote)) << 16) &
-            ~1u; /* past the opening quote */
-        if (quotes) {
-            if (room(r->buf, out, 34 + PUT_SLACK) != 0)
-                return nomem(r);
-            if (!first)
-                *out->at++ = ',';
-            _mm_storeu_si128((__m128i *)(void *)out->at, a);
-            _mm_storeu_si128((__m128i *)(void *)(out->at + 16), b);
-            out->at += __builtin_ctz(quotes) + 1;
-            *out->at++ = ':';
-            return WJ_OK;
-        }
-    }
-#endif
     n = wj_plain_end(doc->json, doc->len, start) - start;
     if (room(r->buf, out, (size_t)n + 2 + PUT_SLACK) != 0)
         return nomem(r);

@@ -188,11 +188,12 @@ typedef enum wj_type {
  * scalars', from its last child's end and the closing bracket after it
  * (wj_container_end); another array's start, from its first child's start
  * and the opening bracket before it; a member name's end, from the first
- * quote after its opening one (a name without escapes holds none).  A string's `plain end` is the offset
- * one past its closing quote when both renderings write the literal exactly
- * as it is (no escape, or only \" \\ \n \r \t with no combining mark after
- * one: not WJ_STR_REWRITE), so its bytes are copied as they are; else 0
- * (the writers find its end as they re-escape it).
+ * quote after its opening one (a name without escapes holds none).  A
+ * string's `plain end` is the offset one past its closing quote when both
+ * renderings write the literal exactly as it is (no escape, or only \" \\
+ * \n \r \t with no combining mark after one: not WJ_STR_REWRITE), so its
+ * bytes are copied as they are; else 0 (the writers find its end as they
+ * re-escape it).
  *
  * A container's children follow its two slots, an object's as name, value,
  * name, value...; `next` is the record after its subtree, so a container is
@@ -352,9 +353,10 @@ static inline uint32_t wj_plain_end(const char *json, size_t len, uint32_t at)
     const char *quote;
 #if defined(__SSE2__)
     if (len - at > 16) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(json + at + 1));
-        unsigned m = (unsigned)_mm_movemask_epi8(
-            _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        __m128i v =
+            _mm_loadu_si128((const __m128i *)(const void *)(json + at + 1));
+        unsigned m =
+            (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
         if (m)
             return at + 2 + (uint32_t)__builtin_ctz(m);
     }
@@ -400,7 +402,10 @@ static inline int wj_name_in(wj_span s, const wj_name *names, size_t n)
  * first (a 4-byte length, then the bytes). */
 const char *wj_escaped_name(const wj_doc *doc, uint32_t first);
 
-static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
+/* wj_doc_name of a name whose end (one past its closing quote) the caller
+ * already has; end is not read for a name with escapes. */
+static inline wj_span wj_doc_name_ending(const wj_doc *doc, uint32_t name,
+                                         uint32_t end)
 {
     uint32_t at = doc->tape[name];
     wj_span s;
@@ -412,9 +417,17 @@ static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
         s.len = len;
     } else {
         s.ptr = doc->json + at + 1;
-        s.len = wj_plain_end(doc->json, doc->len, at) - at - 2;
+        s.len = end - at - 2;
     }
     return s;
+}
+
+static inline wj_span wj_doc_name(const wj_doc *doc, uint32_t name)
+{
+    uint32_t at = doc->tape[name];
+    return wj_doc_name_ending(
+        doc, name,
+        doc->json[at] == '"' ? wj_plain_end(doc->json, doc->len, at) : 0);
 }
 
 /* The name records of an object sorted by decoded bytes (wj_node_count of
