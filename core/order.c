@@ -275,6 +275,30 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
     return repeat;
 }
 
+/*
+ * Of a group of equal names, the sorted list puts each beside the next in
+ * document order, so the least offset of a later one of those pairs is
+ * that of the group's second; comparing every pair finds the same one.
+ * Names mostly differ in length or first byte, so the branches here are
+ * nearly always taken the same way.
+ */
+size_t wj_names_repeat(const wj_doc *doc, const uint32_t *names,
+                       const uint32_t *ends, uint32_t n)
+{
+    wj_span name[WJ_REPEAT_PAIRWISE];
+    size_t repeat = SIZE_MAX;
+    uint32_t j, k;
+
+    for (k = 0; k < n; k++)
+        name[k] = wj_doc_name_ending(doc, names[k], ends[k]);
+    for (j = 1; j < n; j++)
+        for (k = 0; k < j; k++)
+            if (name[k].len == name[j].len &&
+                wj_compare_bytes_quick(name[k], name[j]) == 0)
+                repeat = earlier(repeat, wj_name_start(doc, names[j]));
+    return repeat;
+}
+
 /* True when s[0..len) is generalized UTF-8 (WTF-8). */
 static int is_wtf8(const char *s, size_t len)
 {

@@ -607,15 +607,24 @@ static inline wj_code parse_literal(parser *p, const char *word, size_t n)
 
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
- * order (then WJ_COUNT_IN_ORDER goes into *count). */
+ * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse that keeps no
+ * order (WJ_PARSE_NO_ORDER) only looks for the repeat, and a short list
+ * needs no sort for that. */
 static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
 {
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
-    int in_order;
+    int in_order, keep_order = !(p->opts & WJ_PARSE_NO_ORDER);
 
+    if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
+        repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
+        if (repeat != SIZE_MAX)
+            return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
+        p->n_keys = key_base;
+        return WJ_OK;
+    }
     if (n > p->cap_tmp &&
         grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
         return wj_fail_nomem(p->err);
@@ -624,6 +633,8 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     p->n_keys = key_base;
+    if (!keep_order)
+        return WJ_OK;
     if (in_order) {
         *count |= WJ_COUNT_IN_ORDER;
         return WJ_OK;

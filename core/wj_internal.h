@@ -200,8 +200,9 @@ typedef enum wj_type {
  * empty exactly when next is two slots on.  An array of numbers and
  * literals has one slot a child, so next tells its count too; the subtree
  * of any other non-empty container ends with a slot holding its count (an
- * object's with the WJ_COUNT_ flags).  A parse that tracks names (not
- * WJ_PARSE_ALLOW_DUPLICATES) sets WJ_COUNT_IN_ORDER on an object whose
+ * object's with the WJ_COUNT_ flags).  A parse that keeps member order
+ * (neither WJ_PARSE_ALLOW_DUPLICATES nor WJ_PARSE_NO_ORDER) sets
+ * WJ_COUNT_IN_ORDER on an object whose
  * names arrive sorted by decoded bytes, and puts the name records of every
  * other non-empty object, so sorted, just before its count.
  *
@@ -235,6 +236,9 @@ typedef struct wj_doc {
 
 /* Parse options. */
 #define WJ_PARSE_ALLOW_DUPLICATES 0x01 /* no duplicate check, no order */
+#define WJ_PARSE_NO_ORDER 0x02 /* duplicates checked, but no member order
+                                  (and no WJ_COUNT_IN_ORDER) on the tape:
+                                  for a caller that reads no object */
 
 /* Parses json into doc (which the caller releases with wj_doc_release). */
 wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
@@ -615,6 +619,16 @@ void wj_sort_names(const wj_doc *doc, uint32_t *names, uint32_t n,
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
                             const uint32_t *ends, uint32_t n, uint32_t *tmp,
                             int *in_order);
+
+/* The most names wj_names_repeat takes. */
+#define WJ_REPEAT_PAIRWISE 8
+
+/* The earliest repeated name of names[0..n) (n at most WJ_REPEAT_PAIRWISE,
+ * ends as for wj_sort_names_unique), as wj_sort_names_unique reports it,
+ * found by comparing every pair, with no sort: for a parse that keeps no
+ * member order. */
+size_t wj_names_repeat(const wj_doc *doc, const uint32_t *names,
+                       const uint32_t *ends, uint32_t n);
 
 /* ------------------------------------------------------------- renderings */
 

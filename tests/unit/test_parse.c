@@ -208,6 +208,69 @@ static void test_duplicates(void)
            WJ_ERR_DUPLICATE, 161, NULL);
 }
 
+/*
+ * Objects of 1 to 12 members (past both the pairwise check of wj_validate
+ * and the short sort of the renderings), whose names are drawn from a few
+ * with repeats at chosen places, some spelled with an escape: every
+ * function reports the same first repeat, found here by the plain rule (the
+ * first name, in document order, equal to one before it).
+ */
+static void test_duplicates_every_size(void)
+{
+    static const char *const spelled[] = {"ab", "a\\u0062", "b", "ba", "c"};
+    static const int decoded[] = {0, 0, 1, 2, 3}; /* "ab" twice */
+    unsigned pattern, n, k, j;
+
+    for (n = 1; n <= 12; n++) {
+        for (pattern = 0; pattern < 40; pattern++) {
+            char json[512];
+            size_t len = 0, at[12], expected = 0;
+            int id[12], found = 0;
+            wj_error err = WJ_ERROR_INIT;
+            char *out = NULL;
+            size_t out_len;
+            json[len++] = '{';
+            for (k = 0; k < n; k++) {
+                /* mostly distinct names; a pattern's repeats come back */
+                unsigned pick = (pattern * 7 + k * (pattern % 5 + 1)) % 9;
+                char name[16];
+                if (pick < 5) {
+                    snprintf(name, sizeof name, "%s", spelled[pick]);
+                    id[k] = decoded[pick];
+                } else {
+                    snprintf(name, sizeof name, "n%u", k);
+                    id[k] = 100 + (int)k;
+                }
+                if (k)
+                    json[len++] = ',';
+                at[k] = len;
+                len += (size_t)snprintf(json + len, sizeof json - len,
+                                        "\"%s\":%u", name, k);
+            }
+            json[len++] = '}';
+            json[len] = '\0';
+            for (k = 1; k < n && !found; k++)
+                for (j = 0; j < k && !found; j++)
+                    if (id[j] == id[k]) {
+                        expected = at[k];
+                        found = 1;
+                    }
+            if (!found) {
+                CHECK(wj_validate(json, len, NULL, NULL) == WJ_OK);
+                continue;
+            }
+            rejects(__LINE__, json, len, WJ_ERR_DUPLICATE, expected,
+                    "duplicate member name");
+            CHECK(wj_wire_json_sorted(json, len, NULL, &out, &out_len, &err) ==
+                  WJ_ERR_DUPLICATE);
+            CHECK(err.offset == expected);
+            if (err.offset != expected)
+                fprintf(stderr, "  %s: rendering says %zu, not %zu\n", json,
+                        err.offset, expected);
+        }
+    }
+}
+
 /* n opening brackets, then n closing ones (or none when open_only). */
 static char *nested(size_t n, int open_only, size_t *len)
 {
@@ -284,6 +347,7 @@ int main(void)
     test_u_escapes_in_blocks();
     test_utf8();
     test_duplicates();
+    test_duplicates_every_size();
     test_depth();
 
     /* the same depth work with a 256 KB stack */
