@@ -616,20 +616,17 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
-    int in_order, keep_order = !(p->opts & WJ_PARSE_NO_ORDER);
+    int in_order = 0, keep_order = !(p->opts & WJ_PARSE_NO_ORDER);
 
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
-        if (repeat != SIZE_MAX)
-            return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
-        p->n_keys = key_base;
-        return WJ_OK;
+    } else {
+        if (n > p->cap_tmp &&
+            grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
+            return wj_fail_nomem(p->err);
+        repeat = wj_sort_names_unique(doc, names, p->key_ends + key_base, n,
+                                      p->tmp, &in_order);
     }
-    if (n > p->cap_tmp &&
-        grow(p, (void **)&p->tmp, &p->cap_tmp, n, sizeof(uint32_t)) != 0)
-        return wj_fail_nomem(p->err);
-    repeat = wj_sort_names_unique(doc, names, p->key_ends + key_base, n, p->tmp,
-                                  &in_order);
     if (repeat != SIZE_MAX)
         return fail(p, WJ_ERR_DUPLICATE, repeat, "duplicate member name");
     p->n_keys = key_base;

@@ -202,9 +202,9 @@ typedef enum wj_type {
  * of any other non-empty container ends with a slot holding its count (an
  * object's with the WJ_COUNT_ flags).  A parse that keeps member order
  * (neither WJ_PARSE_ALLOW_DUPLICATES nor WJ_PARSE_NO_ORDER) sets
- * WJ_COUNT_IN_ORDER on an object whose
- * names arrive sorted by decoded bytes, and puts the name records of every
- * other non-empty object, so sorted, just before its count.
+ * WJ_COUNT_IN_ORDER on an object whose names arrive sorted by decoded
+ * bytes, and puts the name records of every other non-empty object, so
+ * sorted, just before its count.
  *
  * A member name that holds an escape has its decoded form in wj_doc.names
  * (a 4-byte length, then the bytes); its slot then points one past its
