@@ -605,12 +605,43 @@ static inline wj_code parse_literal(parser *p, const char *word, size_t n)
     return WJ_OK;
 }
 
+/*
+ * A parse that keeps no member order (WJ_PARSE_NO_ORDER) keeps, for each
+ * open object, a filter of the names it has seen: a bit a name, which
+ * equal names share.  A name whose bit is set already fills the filter, and
+ * so does a name with escapes (its decoded form is what counts), so an
+ * object whose filter is not full at its close holds no repeat and needs no
+ * comparison of names at all; one whose filter is full goes the exact way.
+ */
+#define NAMES_SUSPECT (~(uint64_t)0)
+
+static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
+                                     size_t start, size_t end, uint8_t flags)
+{
+    const unsigned char *s = p->s;
+    size_t n = end - start - 2, first = start + 1;
+    uint64_t head, tail, keep, bit;
+
+    if ((flags & WJ_STR_ESCAPED) || p->len - first < 8)
+        return NAMES_SUSPECT;
+    /* The first 8 bytes of the name and its last 8 (only those it has, for
+     * a name of fewer), and its length. */
+    memcpy(&head, s + first, 8);
+    memcpy(&tail, s + (n >= 8 ? end - 9 : first), 8);
+    keep = n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+    bit = (uint64_t)1 << ((((head & keep) ^ ((tail & keep) >> 3) ^ n) *
+                           0x9E3779B97F4A7C15u) >>
+                          58);
+    return filter & bit ? NAMES_SUSPECT : filter | bit;
+}
+
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
  * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse that keeps no
- * order (WJ_PARSE_NO_ORDER) only looks for the repeat, and a short list
- * needs no sort for that. */
-static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
+ * order (WJ_PARSE_NO_ORDER) only looks for the repeat, where the object's
+ * filter says one may be, and a short list needs no sort for that. */
+static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
+                            uint32_t *count)
 {
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, at;
@@ -618,6 +649,10 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     size_t repeat;
     int in_order = 0, keep_order = !(p->opts & WJ_PARSE_NO_ORDER);
 
+    if (!keep_order && filter != NAMES_SUSPECT) {
+        p->n_keys = key_base;
+        return WJ_OK;
+    }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
     } else {
@@ -648,12 +683,15 @@ static wj_code parse_tree(parser *p)
     uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records */
     uint32_t count[WJ_MAX_DEPTH];    /* their children so far (| flags) */
     uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
+    uint64_t filter[WJ_MAX_DEPTH];   /* their names so far (no order kept) */
     unsigned depth = 0;
     int in_object = 0; /* the innermost open container is an object */
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
+    int use_filter = track_names && (p->opts & WJ_PARSE_NO_ORDER);
     wj_code rc;
     uint32_t idx;
     uint8_t name_flags;
+    size_t name_start;
 
     if (p->len >= 3 && p->s[0] == 0xEF && p->s[1] == 0xBB && p->s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
@@ -674,6 +712,7 @@ value:
         stack[depth] = idx;
         count[depth] = 0;
         key_base[depth] = p->n_keys;
+        filter[depth] = 0;
         depth++;
         in_object = is_object;
         p->pos++;
@@ -737,7 +776,7 @@ close:
         /* empty: the two slots say it all */
     } else if (in_object) {
         if (track_names) {
-            rc = close_object(p, key_base[depth], &count[depth]);
+            rc = close_object(p, key_base[depth], filter[depth], &count[depth]);
             if (rc != WJ_OK)
                 return rc;
         }
@@ -762,9 +801,13 @@ member:
         return fail(p, WJ_ERR_SYNTAX, p->pos,
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
+    name_start = p->pos;
     rc = parse_string(p, 1, &name_flags);
     if (rc != WJ_OK)
         return rc;
+    if (use_filter)
+        filter[depth - 1] =
+            add_to_filter(p, filter[depth - 1], name_start, p->pos, name_flags);
     if (track_names) {
         if (p->n_keys == p->key_room && grow_keys(p) != 0)
             return wj_fail_nomem(p->err);

@@ -8,6 +8,7 @@
 #include "wirejson.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static void rejects(int line, const char *json, size_t len, wj_code code,
@@ -271,6 +272,72 @@ static void test_duplicates_every_size(void)
     }
 }
 
+/* The same verdict and offset from a validation and a rendering, which
+ * find repeats in different ways. */
+static void repeat_at(int line, const char *json, size_t expected)
+{
+    wj_error err = WJ_ERROR_INIT;
+    char *out = NULL;
+    size_t out_len, len = strlen(json);
+    wj_code rc = wj_wire_json_sorted(json, len, NULL, &out, &out_len, &err);
+    if (expected == SIZE_MAX) {
+        CHECK(wj_validate(json, len, NULL, NULL) == WJ_OK);
+        CHECK(rc == WJ_OK);
+        free(out);
+        return;
+    }
+    rejects(line, json, len, WJ_ERR_DUPLICATE, expected,
+            "duplicate member name");
+    CHECK(rc == WJ_ERR_DUPLICATE && err.offset == expected);
+}
+
+/* Names that a quick look at their first and last bytes and their length
+ * cannot tell apart, short names near the end of the input, names spelled
+ * with escapes, an outer object's names around an inner one's, and more
+ * names than a 64-bit filter has bits. */
+static void test_repeats_of_look_alike_names(void)
+{
+    char json[2048];
+    size_t len, at_repeat = 0;
+    unsigned k;
+
+    repeat_at(__LINE__, "{\"abcdefghXabcdefgh\":1,\"abcdefghYabcdefgh\":2}",
+              SIZE_MAX);
+    repeat_at(__LINE__, "{\"abcdefghXabcdefgh\":1,\"abcdefghXabcdefgh\":2}",
+              23);
+    repeat_at(__LINE__, "{\"abcdefgh\":1,\"abcdefgi\":2,\"abcdefgh\":3}", 27);
+    repeat_at(__LINE__, "{\"ab\":1,\"ab\":2,\"zzzzzzzzzzzz\":3}", 8);
+    repeat_at(__LINE__, "{\"\":1,\"\":2,\"zzzzzzzzzzzz\":3}", 6);
+    repeat_at(__LINE__, "{\"x\":0,\"ab\":1}", SIZE_MAX);
+    repeat_at(__LINE__, "{\"ab\":0,\"ab\":1}", 8);
+    repeat_at(__LINE__, "{\"\\u0061\":1,\"a\":2,\"zzzzzzzzzzzz\":3}", 12);
+    repeat_at(__LINE__, "{\"a\":1,\"\\u0061\":2,\"zzzzzzzzzzzz\":3}", 7);
+    repeat_at(__LINE__, "{\"abc\":{\"abc\":1},\"abc\":2,\"zzzzzzzzzzzz\":3}",
+              17);
+    repeat_at(__LINE__, "{\"abc\":{\"x\":1},\"abd\":2,\"zzzzzzzzzzzz\":3}",
+              SIZE_MAX);
+
+    /* 100 names, distinct; then with the first one again at the end */
+    for (int repeat = 0; repeat < 2; repeat++) {
+        len = 0;
+        json[len++] = '{';
+        for (k = 0; k < 100; k++) {
+            if (k)
+                json[len++] = ',';
+            len += (size_t)snprintf(json + len, sizeof json - len,
+                                    "\"name%u\":%u", k, k);
+        }
+        if (repeat) {
+            at_repeat = len + 1;
+            len +=
+                (size_t)snprintf(json + len, sizeof json - len, ",\"name0\":0");
+        }
+        json[len++] = '}';
+        json[len] = '\0';
+        repeat_at(__LINE__, json, repeat ? at_repeat : SIZE_MAX);
+    }
+}
+
 /* n opening brackets, then n closing ones (or none when open_only). */
 static char *nested(size_t n, int open_only, size_t *len)
 {
@@ -348,6 +415,7 @@ int main(void)
     test_utf8();
     test_duplicates();
     test_duplicates_every_size();
+    test_repeats_of_look_alike_names();
     test_depth();
 
     /* the same depth work with a 256 KB stack */
