@@ -593,15 +593,22 @@ wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
 /* --------------------------------------------------------------- canonical */
 
 /*
- * Whether ECMAScript writes the number as its lexeme is written: a plain
- * decimal (no exponent) of at most 15 significant digits, with no zero at
- * the end of its fraction, not below 10^-6, and not "-0".  Such a decimal
- * is its double's shortest decimal: any two decimals of at most 15 digits
- * read as different doubles (DBL_DIG), so no shorter one (nor another as
- * short) reads back as this one's double.  Below 10^21 and from 10^-6 on,
- * Number::toString writes the shortest digits without an exponent.  ("-0"
- * is written "0", by the long way.)
+ * A decimal of at most 15 significant digits is its double's shortest
+ * decimal: any two such decimals read as different doubles (DBL_DIG) while
+ * those doubles are normal, so no shorter one (nor another as short) reads
+ * back as this one's double.  Its canonical text is then those digits laid
+ * out by Number::toString, with no parse and no search for digits.  These
+ * bounds on 0.D * 10^point keep the value from 10^-307 to below 10^308,
+ * inside the normal doubles.
  */
+#define SHORT_DIGITS 15
+#define SHORT_POINT_MIN (-306)
+#define SHORT_POINT_MAX 308
+
+/* The common case of the short path: a plain decimal that is already
+ * written as Number::toString writes it (at most 15 significant digits, no
+ * exponent, no zero ending a fraction, not below 10^-6, not "-0"), which is
+ * copied as it is. */
 static int prints_as_written(const char *lexeme, size_t len)
 {
     size_t sign = lexeme[0] == '-', i = sign, int_end, zeros = 0;
@@ -609,27 +616,56 @@ static int prints_as_written(const char *lexeme, size_t len)
         i++;
     int_end = i;
     if (i == len) /* an integer: below 10^15 */
-        return len - sign <= 15 && !(sign && lexeme[sign] == '0');
+        return len - sign <= SHORT_DIGITS && !(sign && lexeme[sign] == '0');
     if (lexeme[i] != '.' || lexeme[len - 1] == '0')
         return 0;
-    for (i++; i < len; i++)
+    for (i++; i < len; i++) /* an exponent, and it is not */
         if (!wj_is_digit((unsigned char)lexeme[i]))
-            return 0; /* an exponent */
+            return 0;
     if (lexeme[sign] == '0') { /* 0.xxx: the zeros after the point lead */
         while (lexeme[int_end + 1 + zeros] == '0')
             zeros++;
-        return zeros <= 5 && len - (int_end + 1 + zeros) <= 15;
+        return zeros <= 5 && len - (int_end + 1 + zeros) <= SHORT_DIGITS;
     }
-    return len - sign - 1 <= 15;
+    return len - sign - 1 <= SHORT_DIGITS;
+}
+
+/* The rest of the short path: any other spelling of a short decimal (an
+ * exponent, zeros that end its fraction, -0).  Returns the length written,
+ * or 0 when the lexeme has more digits or lies outside the bounds. */
+static size_t short_canonical(const char *lexeme, size_t len, char *buf)
+{
+    decimal dec;
+    char digits[SHORT_DIGITS], *p = buf;
+    size_t k;
+
+    decimal_scan(lexeme, len, &dec);
+    if (dec.count == 0) { /* zero, of either sign */
+        buf[0] = '0';
+        return 1;
+    }
+    if (dec.count > SHORT_DIGITS || dec.point < SHORT_POINT_MIN ||
+        dec.point > SHORT_POINT_MAX)
+        return 0;
+    for (k = 0; k < dec.count; k++)
+        digits[k] = digit_at(&dec, dec.first + k);
+    if (dec.negative)
+        *p++ = '-';
+    return (size_t)(p - buf) +
+           layout(digits, (int)dec.count, (int)dec.point, p);
 }
 
 size_t wj_number_canonical(const char *lexeme, size_t len, char *buf)
 {
     double d;
+    size_t n;
     if (prints_as_written(lexeme, len)) {
         memcpy(buf, lexeme, len);
         return len;
     }
+    n = short_canonical(lexeme, len, buf);
+    if (n)
+        return n;
     if (wj_number_parse(lexeme, len, &d) != 0)
         return 0;
     return wj_number_format(d, buf);

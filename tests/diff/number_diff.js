@@ -244,6 +244,26 @@ function parseCases() {
             lex = digits.slice(0, point) + '.' + digits.slice(point) + tail;
         lexemes.push(sign + lex);
     }
+    // Short digits spelled every way, at every exponent: 1 to 16
+    // significant digits, zeros before and after them, with and without a
+    // point, and an exponent that takes the value from the subnormals past
+    // the largest double (the short path's bounds are 10^-307 and 10^308).
+    for (let i = 0; i < 5000 * scale; i++) {
+        const sign = below(3) === 0 ? '-' : '';
+        const n = 1 + below(16);
+        const digits = String(1 + below(9)) + randomDigits(n - 1);
+        const lead = below(3) === 0 ? '0.' + '0'.repeat(below(4)) : '';
+        const tail = below(3) === 0 ? '0'.repeat(1 + below(4)) : '';
+        let body = lead + digits + tail;
+        if (!lead && below(2)) {
+            const point = 1 + below(body.length);
+            body = body.slice(0, point) + (point < body.length ? '.' + body.slice(point) : '');
+        }
+        const e = below(2) ? below(681) - 340 : below(41) - 20;
+        const mark = below(2) ? 'e' : 'E';
+        const esign = e < 0 ? '-' : (below(2) ? '+' : '');
+        lexemes.push(sign + body + (below(6) ? mark + esign + String(Math.abs(e)) : ''));
+    }
     // The edges of the range.
     lexemes.push(midpointAbove(Number.MAX_VALUE),
                  nudged(midpointAbove(Number.MAX_VALUE), false),
