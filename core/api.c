@@ -13,7 +13,8 @@ wj_code wj_validate(const char *json, size_t len, const wj_alloc *alloc,
                     wj_error *err)
 {
     wj_doc doc;
-    wj_code rc = wj_doc_parse(&doc, json, len, WJ_PARSE_NO_ORDER, alloc, err);
+    wj_code rc =
+        wj_doc_parse(&doc, json, len, WJ_PARSE_VERDICT_ONLY, alloc, err);
     if (rc == WJ_OK)
         wj_doc_release(&doc);
     return rc;

@@ -39,6 +39,7 @@ typedef struct parser {
     size_t names_len;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
+    int records; /* values get records (else only member names do) */
     wj_error *err;
 } parser;
 
@@ -397,13 +398,26 @@ const char *wj_escaped_name(const wj_doc *doc, uint32_t first)
     return doc->names + doc->escaped[2 * lo + 1];
 }
 
+/* What a string literal is to the parser. */
+typedef enum string_kind {
+    STRING_VALUE, /* a value, with a record */
+    STRING_NAME,  /* a member name, with a record */
+    STRING_UNKEPT /* a value that gets no record (p->records is 0) */
+} string_kind;
+
 /* Adds the record of the string literal s[start..end) (end one past its
  * closing quote) found with flags, a value or a member name (whose flags go
  * to *name_flags; a name with escapes is decoded into doc->names). */
-static inline wj_code add_string(parser *p, int is_name, size_t start,
+static inline wj_code add_string(parser *p, string_kind kind, size_t start,
                                  size_t end, uint8_t flags, uint8_t *name_flags)
 {
-    uint32_t idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
+    int is_name = kind == STRING_NAME;
+    uint32_t idx;
+    if (kind == STRING_UNKEPT) {
+        p->pos = end;
+        return WJ_OK;
+    }
+    idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
     p->pos = end;
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -419,7 +433,7 @@ static inline wj_code add_string(parser *p, int is_name, size_t start,
  * goes on past s[i], an escape, a control or a non-ASCII byte (or the end
  * of input). */
 static __attribute__((noinline)) wj_code
-parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
+parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
 {
     const unsigned char *s = p->s;
     size_t len = p->len;
@@ -473,17 +487,18 @@ parse_string_rest(parser *p, int is_name, uint8_t *name_flags, size_t i)
 #endif
         i = scan_plain(s, i, len);
     }
-    return add_string(p, is_name, p->pos, i + 1, flags, name_flags);
+    return add_string(p, kind, p->pos, i + 1, flags, name_flags);
 }
 
 /* Parses the string literal at p->pos and adds its record (add_string).
  * Most strings hold nothing but plain ASCII: those stay inline. */
-static inline wj_code parse_string(parser *p, int is_name, uint8_t *name_flags)
+static inline wj_code parse_string(parser *p, string_kind kind,
+                                   uint8_t *name_flags)
 {
     size_t i = scan_plain(p->s, p->pos + 1, p->len);
     if (i < p->len && p->s[i] == '"')
-        return add_string(p, is_name, p->pos, i + 1, 0, name_flags);
-    return parse_string_rest(p, is_name, name_flags, i);
+        return add_string(p, kind, p->pos, i + 1, 0, name_flags);
+    return parse_string_rest(p, kind, name_flags, i);
 }
 
 /* The index of the first byte from s[i] on that is not a digit (len when
@@ -563,7 +578,7 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
     return scan_number(json, len, at, bad, why);
 }
 
-static wj_code parse_number(parser *p)
+static inline wj_code parse_number(parser *p, int records)
 {
     size_t start = p->pos, bad = 0;
     const char *why = NULL;
@@ -571,7 +586,7 @@ static wj_code parse_number(parser *p)
 
     if (!n)
         return fail_syntax(p, bad, why);
-    if (add_record(p, 1, start) == UINT32_MAX)
+    if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     p->pos = start + n;
     return WJ_OK;
@@ -594,19 +609,20 @@ static __attribute__((noinline)) wj_code bad_literal(parser *p,
 
 /* Parses the literal word (n bytes) at p->pos: inline, a compare of
  * constant length. */
-static inline wj_code parse_literal(parser *p, const char *word, size_t n)
+static inline wj_code parse_literal(parser *p, const char *word, size_t n,
+                                    int records)
 {
     size_t start = p->pos;
     if (p->len - start < n || memcmp(p->s + start, word, n) != 0)
         return bad_literal(p, word);
-    if (add_record(p, 1, start) == UINT32_MAX)
+    if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     p->pos = start + n;
     return WJ_OK;
 }
 
 /*
- * A parse that keeps no member order (WJ_PARSE_NO_ORDER) keeps, for each
+ * A parse for the verdict only (WJ_PARSE_VERDICT_ONLY) keeps, for each
  * open object, a filter of the names it has seen: a bit a name, which
  * equal names share.  A name whose bit is set already fills the filter, and
  * so does a name with escapes (its decoded form is what counts), so an
@@ -637,8 +653,8 @@ static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
 
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
- * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse that keeps no
- * order (WJ_PARSE_NO_ORDER) only looks for the repeat, where the object's
+ * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse for the verdict
+ * only (WJ_PARSE_VERDICT_ONLY) just looks for the repeat, where the object's
  * filter says one may be, and a short list needs no sort for that. */
 static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
                             uint32_t *count)
@@ -647,7 +663,7 @@ static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
     uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
-    int in_order = 0, keep_order = !(p->opts & WJ_PARSE_NO_ORDER);
+    int in_order = 0, keep_order = !(p->opts & WJ_PARSE_VERDICT_ONLY);
 
     if (!keep_order && filter != NAMES_SUSPECT) {
         p->n_keys = key_base;
@@ -678,16 +694,20 @@ static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
     return WJ_OK;
 }
 
-static wj_code parse_tree(parser *p)
+/* The parser's loop, written once and compiled twice: with records for
+ * every value, and (records 0) with records for member names only. */
+static inline __attribute__((always_inline)) wj_code
+parse_tree_as(parser *p, const int records)
 {
-    uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records */
+    uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records (with no
+                                        records: their offsets) */
     uint32_t count[WJ_MAX_DEPTH];    /* their children so far (| flags) */
     uint32_t key_base[WJ_MAX_DEPTH]; /* their first entry in p->keys */
-    uint64_t filter[WJ_MAX_DEPTH];   /* their names so far (no order kept) */
+    uint64_t filter[WJ_MAX_DEPTH];   /* their names so far (verdict only) */
     unsigned depth = 0;
     int in_object = 0; /* the innermost open container is an object */
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
-    int use_filter = track_names && (p->opts & WJ_PARSE_NO_ORDER);
+    int use_filter = track_names && (p->opts & WJ_PARSE_VERDICT_ONLY);
     wj_code rc;
     uint32_t idx;
     uint8_t name_flags;
@@ -706,7 +726,8 @@ value:
         int is_object = p->s[p->pos] == '{';
         if (depth == WJ_MAX_DEPTH)
             return fail(p, WJ_ERR_DEPTH, p->pos, "nesting deeper than 1000");
-        idx = add_record(p, WJ_CONTAINER_SLOTS, p->pos);
+        idx = records ? add_record(p, WJ_CONTAINER_SLOTS, p->pos)
+                      : (uint32_t)p->pos;
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
         stack[depth] = idx;
@@ -724,7 +745,10 @@ value:
             goto member;
         goto value;
     }
-    case '"': rc = parse_string(p, 0, &name_flags); break;
+    case '"':
+        rc = parse_string(p, records ? STRING_VALUE : STRING_UNKEPT,
+                          &name_flags);
+        break;
     case '-':
     case '0':
     case '1':
@@ -735,10 +759,10 @@ value:
     case '6':
     case '7':
     case '8':
-    case '9': rc = parse_number(p); break;
-    case 't': rc = parse_literal(p, "true", 4); break;
-    case 'f': rc = parse_literal(p, "false", 5); break;
-    case 'n': rc = parse_literal(p, "null", 4); break;
+    case '9': rc = parse_number(p, records); break;
+    case 't': rc = parse_literal(p, "true", 4, records); break;
+    case 'f': rc = parse_literal(p, "false", 5, records); break;
+    case 'n': rc = parse_literal(p, "null", 4, records); break;
     default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
     }
     if (rc != WJ_OK)
@@ -780,18 +804,24 @@ close:
             if (rc != WJ_OK)
                 return rc;
         }
-        if (add_record(p, 1, count[depth]) == UINT32_MAX)
+        if (records && add_record(p, 1, count[depth]) == UINT32_MAX)
             return wj_fail_nomem(p->err);
+    } else if (!records) {
+        /* no record to finish */
     } else if (p->doc->n_tape - idx - WJ_CONTAINER_SLOTS != count[depth]) {
         /* not all numbers and literals: at its ']', with its count */
         p->doc->tape[idx] = (uint32_t)p->pos;
         if (add_record(p, 1, count[depth]) == UINT32_MAX)
             return wj_fail_nomem(p->err);
     }
-    p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
+    if (records)
+        p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
     p->pos++;
-    if (depth > 0) /* the parent's record still starts at its opening byte */
-        in_object = p->s[p->doc->tape[stack[depth - 1]]] == '{';
+    if (depth > 0) { /* the parent's record still starts at its opening byte */
+        uint32_t open =
+            records ? p->doc->tape[stack[depth - 1]] : stack[depth - 1];
+        in_object = p->s[open] == '{';
+    }
     goto after_value;
 
 member:
@@ -802,7 +832,7 @@ member:
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
     name_start = p->pos;
-    rc = parse_string(p, 1, &name_flags);
+    rc = parse_string(p, STRING_NAME, &name_flags);
     if (rc != WJ_OK)
         return rc;
     if (use_filter)
@@ -824,6 +854,16 @@ member:
     goto value;
 }
 
+static __attribute__((noinline)) wj_code parse_with_records(parser *p)
+{
+    return parse_tree_as(p, 1);
+}
+
+static __attribute__((noinline)) wj_code parse_names_only(parser *p)
+{
+    return parse_tree_as(p, 0);
+}
+
 wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                      const wj_alloc *alloc, wj_error *err)
 {
@@ -843,6 +883,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.s = (const unsigned char *)json;
     p.len = len;
     p.opts = opts;
+    p.records = !(opts & WJ_PARSE_VERDICT_ONLY);
     p.doc = doc;
     p.err = err;
     doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
@@ -860,7 +901,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                 sizeof(uint32_t), max_slots(len)) != 0)
         rc = wj_fail_nomem(err);
     else
-        rc = parse_tree(&p);
+        rc = p.records ? parse_with_records(&p) : parse_names_only(&p);
     wj_scratch_give(alloc, WJ_SCRATCH_KEYS, p.keys,
                     (size_t)p.cap_keys * sizeof(uint32_t));
     wj_scratch_give(alloc, WJ_SCRATCH_KEY_ENDS, p.key_ends,

@@ -201,10 +201,11 @@ typedef enum wj_type {
  * literals has one slot a child, so next tells its count too; the subtree
  * of any other non-empty container ends with a slot holding its count (an
  * object's with the WJ_COUNT_ flags).  A parse that keeps member order
- * (neither WJ_PARSE_ALLOW_DUPLICATES nor WJ_PARSE_NO_ORDER) sets
+ * (neither WJ_PARSE_ALLOW_DUPLICATES nor WJ_PARSE_VERDICT_ONLY) sets
  * WJ_COUNT_IN_ORDER on an object whose names arrive sorted by decoded
  * bytes, and puts the name records of every other non-empty object, so
- * sorted, just before its count.
+ * sorted, just before its count.  A parse for the verdict only
+ * (WJ_PARSE_VERDICT_ONLY) records member names and nothing else.
  *
  * A member name that holds an escape has its decoded form in wj_doc.names
  * (a 4-byte length, then the bytes); its slot then points one past its
@@ -236,9 +237,11 @@ typedef struct wj_doc {
 
 /* Parse options. */
 #define WJ_PARSE_ALLOW_DUPLICATES 0x01 /* no duplicate check, no order */
-#define WJ_PARSE_NO_ORDER 0x02 /* duplicates checked, but no member order
-                                  (and no WJ_COUNT_IN_ORDER) on the tape:
-                                  for a caller that reads no object */
+#define WJ_PARSE_VERDICT_ONLY                                                  \
+    0x02 /* for a caller that reads nothing but the                            \
+            verdict: duplicates checked, and only                              \
+            member names get records (which that                               \
+            check may read) */
 
 /* Parses json into doc (which the caller releases with wj_doc_release). */
 wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
@@ -625,8 +628,8 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
 
 /* The earliest repeated name of names[0..n) (n at most WJ_REPEAT_PAIRWISE,
  * ends as for wj_sort_names_unique), as wj_sort_names_unique reports it,
- * found by comparing every pair, with no sort: for a parse that keeps no
- * member order. */
+ * found by comparing every pair, with no sort: for a parse for the verdict
+ * only. */
 size_t wj_names_repeat(const wj_doc *doc, const uint32_t *names,
                        const uint32_t *ends, uint32_t n);
 
