@@ -654,10 +654,10 @@ static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
  * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse for the verdict
- * only (WJ_PARSE_VERDICT_ONLY) just looks for the repeat, where the object's
- * filter says one may be, and a short list needs no sort for that. */
-static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
-                            uint32_t *count)
+ * only (WJ_PARSE_VERDICT_ONLY) just looks for the repeat (where the
+ * object's filter says one may be), and a short list needs no sort for
+ * that. */
+static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
 {
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, at;
@@ -665,10 +665,6 @@ static wj_code close_object(parser *p, uint32_t key_base, uint64_t filter,
     size_t repeat;
     int in_order = 0, keep_order = !(p->opts & WJ_PARSE_VERDICT_ONLY);
 
-    if (!keep_order && filter != NAMES_SUSPECT) {
-        p->n_keys = key_base;
-        return WJ_OK;
-    }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
     } else {
@@ -707,7 +703,7 @@ parse_tree_as(parser *p, const int records)
     unsigned depth = 0;
     int in_object = 0; /* the innermost open container is an object */
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
-    int use_filter = track_names && (p->opts & WJ_PARSE_VERDICT_ONLY);
+    int use_filter = track_names && !records; /* records 0: verdict only */
     wj_code rc;
     uint32_t idx;
     uint8_t name_flags;
@@ -799,8 +795,10 @@ close:
     if (!count[depth]) {
         /* empty: the two slots say it all */
     } else if (in_object) {
-        if (track_names) {
-            rc = close_object(p, key_base[depth], filter[depth], &count[depth]);
+        if (use_filter && filter[depth] != NAMES_SUSPECT) {
+            p->n_keys = key_base[depth]; /* no repeat: nothing to compare */
+        } else if (track_names) {
+            rc = close_object(p, key_base[depth], &count[depth]);
             if (rc != WJ_OK)
                 return rc;
         }
