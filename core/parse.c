@@ -631,6 +631,16 @@ static inline wj_code parse_literal(parser *p, const char *word, size_t n,
  */
 #define NAMES_SUSPECT (~(uint64_t)0)
 
+/* The bits of the first n (below 8) of 8 bytes loaded as one number. */
+static inline uint64_t first_bytes_mask(size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return ~(~(uint64_t)0 >> (8 * n));
+#else
+    return ((uint64_t)1 << (8 * n)) - 1;
+#endif
+}
+
 static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
                                      size_t start, size_t end, uint8_t flags)
 {
@@ -644,7 +654,7 @@ static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
      * a name of fewer), and its length. */
     memcpy(&head, s + first, 8);
     memcpy(&tail, s + (n >= 8 ? end - 9 : first), 8);
-    keep = n >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * n)) - 1;
+    keep = n >= 8 ? ~(uint64_t)0 : first_bytes_mask(n);
     bit = (uint64_t)1 << ((((head & keep) ^ ((tail & keep) >> 3) ^ n) *
                            0x9E3779B97F4A7C15u) >>
                           58);
