@@ -619,7 +619,7 @@ static int prints_as_written(const char *lexeme, size_t len)
         return len - sign <= SHORT_DIGITS && !(sign && lexeme[sign] == '0');
     if (lexeme[i] != '.' || lexeme[len - 1] == '0')
         return 0;
-    for (i++; i < len; i++) /* an exponent, and it is not */
+    for (i++; i < len; i++) /* the fraction; anything else: an exponent */
         if (!wj_is_digit((unsigned char)lexeme[i]))
             return 0;
     if (lexeme[sign] == '0') { /* 0.xxx: the zeros after the point lead */

@@ -673,7 +673,7 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
     size_t repeat;
-    int in_order = 0, keep_order = !(p->opts & WJ_PARSE_VERDICT_ONLY);
+    int in_order = 0, keep_order = p->records;
 
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);

@@ -237,11 +237,9 @@ typedef struct wj_doc {
 
 /* Parse options. */
 #define WJ_PARSE_ALLOW_DUPLICATES 0x01 /* no duplicate check, no order */
-#define WJ_PARSE_VERDICT_ONLY                                                  \
-    0x02 /* for a caller that reads nothing but the                            \
-            verdict: duplicates checked, and only                              \
-            member names get records (which that                               \
-            check may read) */
+/* For a caller that reads nothing but the verdict: duplicates checked, and
+ * only member names get records (which that check may read). */
+#define WJ_PARSE_VERDICT_ONLY 0x02
 
 /* Parses json into doc (which the caller releases with wj_doc_release). */
 wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
