@@ -32,6 +32,7 @@ const char *wj_code_name(wj_code code)
     case WJ_ERR_ARGUMENT: return "argument";
     case WJ_ERR_NOMEM: return "nomem";
     case WJ_ERR_TOOBIG: return "toobig";
+    case WJ_ERR_INTERRUPTED: return "interrupted";
     }
     return "unknown";
 }

@@ -74,7 +74,8 @@ typedef enum wj_code {
     WJ_ERR_TYPE,     /* valid JSON of the wrong kind for the function */
     WJ_ERR_ARGUMENT, /* an argument other than the JSON text is unusable */
     WJ_ERR_NOMEM,    /* an allocation failed */
-    WJ_ERR_TOOBIG    /* input or result larger than the library handles */
+    WJ_ERR_TOOBIG,   /* input or result larger than the library handles */
+    WJ_ERR_INTERRUPTED /* the caller's interrupted hook asked the call to stop */
 } wj_code;
 
 /* Containers may nest this deep; one more is WJ_ERR_DEPTH. */
@@ -123,22 +124,30 @@ WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
                               size_t size);
 
 /* "syntax", "utf8", "duplicate", "depth", "range", "type", "argument",
- * "nomem", "toobig" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
+ * "nomem", "toobig", "interrupted" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
  * short name for a code, for front ends that expose it. */
 WJ_API const char *wj_code_name(wj_code code);
 
 /* -------------------------------------------------------------- allocator */
 
 /*
- * An optional allocator.  Every function that allocates takes one; NULL means
- * the C library's malloc/realloc/free.  A failing allocation makes the call
- * return WJ_ERR_NOMEM after releasing everything it had allocated.
+ * The host's hooks: an optional allocator and an optional way to stop a long
+ * call.  Every function that allocates takes one; NULL means the C library's
+ * malloc/realloc/free and no interruption.  A failing allocation makes the
+ * call return WJ_ERR_NOMEM after releasing everything it had allocated.
+ *
+ * interrupted (NULL: never) is asked, with ctx, about once a MiB of input
+ * read or output written; a non-zero answer makes the call release what it
+ * holds and return WJ_ERR_INTERRUPTED, so a host can honour its own cancel
+ * (a query cancel, a signal) within milliseconds on any input size.  It must
+ * be cheap and must not call back into the library.
  */
 typedef struct wj_alloc {
     void *(*malloc)(void *ctx, size_t size);
     void *(*realloc)(void *ctx, void *ptr, size_t size);
     void (*free)(void *ctx, void *ptr);
     void *ctx;
+    int (*interrupted)(void *ctx);
 } wj_alloc;
 
 /* Releases a result of this library with the allocator it was made with. */

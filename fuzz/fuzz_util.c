@@ -22,7 +22,7 @@ void fuzz_fail(const char *file, int line, const char *what)
  * heap_live). */
 #include "../tests/unit/test_heap.h"
 
-const wj_alloc fuzz_heap = {heap_malloc, heap_realloc, heap_free, NULL};
+const wj_alloc fuzz_heap = {heap_malloc, heap_realloc, heap_free, NULL, NULL};
 
 void fuzz_heap_begin(size_t fail_at)
 {

@@ -38,7 +38,7 @@ static void sqlite_free(void *ctx, void *ptr)
 }
 
 const wj_alloc wirejson_sqlite_alloc = {sqlite_malloc, sqlite_realloc,
-                                        sqlite_free, NULL};
+                                        sqlite_free, NULL, NULL};
 
 void wirejson_call_init(wirejson_call *call, sqlite3_context *ctx)
 {

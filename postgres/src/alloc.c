@@ -40,7 +40,7 @@ static void pg_free(void *ctx, void *ptr)
         pfree(ptr);
 }
 
-const wj_alloc wjpg_current_alloc = {pg_malloc, pg_realloc, pg_free, NULL};
+const wj_alloc wjpg_current_alloc = {pg_malloc, pg_realloc, pg_free, NULL, NULL};
 
 void wjpg_alloc_init(wj_alloc *alloc, MemoryContext ctx)
 {

@@ -31,7 +31,7 @@ static void raw_free(void *ctx, void *ptr)
     PyMem_RawFree(ptr);
 }
 
-const wj_alloc wjpy_alloc = {raw_malloc, raw_realloc, raw_free, NULL};
+const wj_alloc wjpy_alloc = {raw_malloc, raw_realloc, raw_free, NULL, NULL};
 
 /* A writer whose text grew beyond this is freed rather than kept spare. */
 #define SPARE_WRITER_MAX ((size_t)1 << 20)

@@ -392,7 +392,7 @@ static void m_free(void *ctx, void *p)
  * allocation cap). */
 static void test_plain_string(void)
 {
-    const wj_alloc counting = {m_malloc, m_realloc, m_free, NULL};
+    const wj_alloc counting = {m_malloc, m_realloc, m_free, NULL, NULL};
     text in = repeated("\"", "abcdefghij", string_bytes / 10, "\"");
     char *out = NULL, hex[WJ_DIGEST_HEX_SIZE];
     size_t out_len = 0;

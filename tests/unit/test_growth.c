@@ -44,7 +44,7 @@ static void r_free(void *ctx, void *ptr)
     free(ptr);
 }
 
-static const wj_alloc recording = {r_malloc, r_realloc, r_free, NULL};
+static const wj_alloc recording = {r_malloc, r_realloc, r_free, NULL, NULL};
 
 /* ------------------------------- a dummy allocator for wj_grow alone */
 
