@@ -133,14 +133,19 @@ wj_code wj_message_digest(const char *json, size_t len, const wj_name *ignored,
     return digest_document(json, len, 1, ignored, n_ignored, alloc, hex, err);
 }
 
-wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
-                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+/* Digests the messages of the conversation json: the final digest into
+ * hex, and, when prefixes is not NULL, the digest after each message into
+ * prefixes (64 hex characters each, count of them in *n). */
+static wj_code digest_conversation(const char *json, size_t len,
+                                   const wj_alloc *alloc,
+                                   char hex[WJ_DIGEST_HEX_SIZE],
+                                   char **prefixes, size_t *n, wj_error *err)
 {
     wj_doc doc;
     wj_buf buf = {NULL, 0, 0, alloc, NULL};
     wj_sha256 outer;
-    uint32_t node, k;
-    char one[WJ_DIGEST_HEX_SIZE];
+    uint32_t node, k, count;
+    char one[WJ_DIGEST_HEX_SIZE], *each = NULL;
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
@@ -149,9 +154,17 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
                      "a conversation must be a JSON array of messages");
         goto done;
     }
+    count = wj_node_count(&doc, 0);
+    if (prefixes) {
+        each = wj_malloc(alloc, (size_t)count * 64 + 1);
+        if (!each) {
+            rc = wj_fail_nomem(err);
+            goto done;
+        }
+    }
     wj_sha256_init(&outer);
     node = wj_node_first(0);
-    for (k = 0; k < wj_node_count(&doc, 0); k++) {
+    for (k = 0; k < count; k++) {
         if (wj_node_type(&doc, node) != WJ_OBJECT) {
             rc = wj_fail(err, WJ_ERR_TYPE, 0, "is not a JSON object");
             if (err)
@@ -162,11 +175,35 @@ wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
         if (rc != WJ_OK)
             goto done;
         wj_sha256_update(&outer, one, 64);
+        if (each)
+            wj_sha256_peek_hex(&outer, each + (size_t)k * 64);
         node = wj_node_next(&doc, node);
     }
     wj_sha256_peek_hex(&outer, hex);
+    if (each) {
+        each[(size_t)count * 64] = '\0';
+        *prefixes = each;
+        *n = count;
+        each = NULL;
+    }
 done:
+    wj_free(alloc, each);
     wj_free(alloc, buf.ptr);
     wj_doc_release(&doc);
     return rc;
+}
+
+wj_code wj_messages_digest(const char *json, size_t len, const wj_alloc *alloc,
+                           char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+{
+    return digest_conversation(json, len, alloc, hex, NULL, NULL, err);
+}
+
+wj_code wj_prefix_digests(const char *json, size_t len, const wj_alloc *alloc,
+                          char **hexes, size_t *n, wj_error *err)
+{
+    char hex[WJ_DIGEST_HEX_SIZE];
+    *hexes = NULL;
+    *n = 0;
+    return digest_conversation(json, len, alloc, hex, hexes, n, err);
 }

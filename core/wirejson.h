@@ -371,6 +371,148 @@ WJ_API wj_code wj_digest_hex(wj_digest_kind kind, const char *json, size_t len,
                              const wj_alloc *alloc,
                              char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
 
+/* ------------------------------------------------------ front-end kit */
+
+/*
+ * The full message of wj_error_format in a buffer of its own, allocated with
+ * alloc (release with wj_free), never cut; its length in *len (may be NULL).
+ * NULL when out of memory.  The one error-buffer policy of every front end.
+ */
+WJ_API char *wj_error_message(const wj_error *err, const char *func,
+                              const wj_alloc *alloc, size_t *len);
+
+/*
+ * The elements of the JSON array json (valid input, §3) as spans of json,
+ * each from its first to its last byte, in *elements (release with wj_free;
+ * NULL for an empty array) and their number in *n.  WJ_ERR_TYPE ("not a JSON
+ * array") when json is valid but not an array.
+ */
+WJ_API wj_code wj_array_elements(const char *json, size_t len,
+                                 const wj_alloc *alloc, wj_name **elements,
+                                 size_t *n, wj_error *err);
+
+/*
+ * The digest of every prefix of the conversation json (an array of
+ * messages): element k is wj_messages_digest of its first k+1 messages, in
+ * one pass.  *hexes holds n * 64 hex characters and a NUL (release with
+ * wj_free); errors are wj_messages_digest's.
+ */
+WJ_API wj_code wj_prefix_digests(const char *json, size_t len,
+                                 const wj_alloc *alloc, char **hexes,
+                                 size_t *n, wj_error *err);
+
+/* ------------------------------------------------- the table of functions */
+
+/*
+ * Every function the front ends offer, declared once: its name, its
+ * parameters and their kinds, its result, where it exists, and the core
+ * call behind it.  SQLite's, PostgreSQL's and DuckDB's registrations, the
+ * Python methods, wirejq's builtins, the command line's functions and the
+ * lists in the docs are all made from this table; a front end converts its
+ * host's values to the kinds below, calls wj_function_call, and converts
+ * the result back.
+ */
+typedef enum wj_arg_kind {
+    WJ_ARG_DOCUMENT, /* JSON text, strict input (§3) */
+    WJ_ARG_TEXT,     /* any text, not read as input (a tool call's arguments) */
+    WJ_ARG_NAME,     /* one member name */
+    WJ_ARG_VALUE,    /* JSON text of a value to splice; hosts make it from
+                        their values as SQLite's json_set does */
+    WJ_ARG_TEXTS,    /* JSON text: an array of strings and nulls */
+    WJ_ARG_NAMES     /* the last parameter: any number of names (data
+                        members, ignored members, a path); NULLs skipped */
+} wj_arg_kind;
+
+typedef enum wj_result_kind {
+    WJ_RESULT_JSON,    /* JSON text */
+    WJ_RESULT_BODY,    /* a raw request body: JSON text as the client spelled
+                          it, repeated names and all */
+    WJ_RESULT_TEXT,    /* text that need not be JSON */
+    WJ_RESULT_DIGEST,  /* 64 lowercase hex characters */
+    WJ_RESULT_INTEGER, /* an integer */
+    WJ_RESULT_DIGESTS  /* a list of digests, as a JSON array of strings */
+} wj_result_kind;
+
+/* wj_function.flags */
+#define WJ_FN_MAY_BE_NULL 0x0001u /* NULL from arguments that are not NULL */
+#define WJ_FN_AGGREGATE   0x0002u /* over rows: front ends run a
+                                     wj_conversation; wj_function_call fails */
+#define WJ_FN_STABLE      0x0004u /* depends on the library loaded, not only
+                                     on its arguments (not deterministic) */
+#define WJ_FN_SQLITE      0x0010u /* where it exists: the SQLite extension, */
+#define WJ_FN_POSTGRES    0x0020u /* PostgreSQL, */
+#define WJ_FN_DUCKDB      0x0040u /* DuckDB, */
+#define WJ_FN_PYTHON      0x0080u /* the Python module, */
+#define WJ_FN_JQ          0x0100u /* wirejq, */
+#define WJ_FN_CLI         0x0200u /* the command line */
+#define WJ_FN_SQL (WJ_FN_SQLITE | WJ_FN_POSTGRES | WJ_FN_DUCKDB)
+#define WJ_FN_JQ_TEXT     0x0400u /* wirejq also has NAME_text, which takes
+                                     the document as raw text (a string) */
+
+typedef struct wj_param {
+    const char *name; /* as the docs call it: "X", "data_member", "texts" */
+    wj_arg_kind kind;
+} wj_param;
+
+/* An argument: JSON text, text or a name; ptr NULL is SQL NULL. */
+typedef struct wj_arg {
+    const char *ptr;
+    size_t len;
+} wj_arg;
+
+/* What a call gives.  is_null: the result is NULL.  JSON, TEXT and DIGESTS
+ * results are text[0..len), NUL-terminated; a DIGEST is digest (text points
+ * to it); an INTEGER is integer.  Release with wj_result_free. */
+typedef struct wj_result {
+    int is_null;
+    char *text;
+    size_t len;
+    int64_t integer;
+    char digest[WJ_DIGEST_HEX_SIZE];
+} wj_result;
+
+typedef struct wj_function wj_function;
+struct wj_function {
+    const char *name;       /* the SQL name, the Python name, the builtin */
+    const wj_param *params; /* n_params of them; WJ_ARG_NAMES only last */
+    size_t n_params;
+    wj_result_kind result;
+    unsigned flags;     /* WJ_FN_* */
+    const char *summary; /* one line for the docs and --help */
+    /* The core call, on arguments checked against params: args holds the
+     * fixed ones, names the non-NULL WJ_ARG_NAMES ones.  NULL for an
+     * aggregate. */
+    wj_code (*call)(const wj_arg *args, const wj_name *names, size_t n_names,
+                    const wj_alloc *alloc, wj_result *res, wj_error *err);
+};
+
+/* The table, in the order the docs list it, and its length in *n. */
+WJ_API const wj_function *wj_functions(size_t *n);
+
+/* The row called name (len bytes), or NULL. */
+WJ_API const wj_function *wj_function_find(const char *name, size_t len);
+
+/* How many arguments fn takes at least, and at most (SIZE_MAX: any number,
+ * it ends in WJ_ARG_NAMES). */
+WJ_API size_t wj_function_min_args(const wj_function *fn);
+WJ_API size_t wj_function_max_args(const wj_function *fn);
+
+/*
+ * Calls fn on args[0..n_args) (the kinds its params say).  A NULL VALUE is
+ * JSON null, NULL names are skipped, and any other NULL argument gives a NULL
+ * result.  The
+ * result (release with wj_result_free) or the error of the core call;
+ * WJ_ERR_ARGUMENT ("wrong number of arguments") for an arity fn does not
+ * take, or for an aggregate.
+ */
+WJ_API wj_code wj_function_call(const wj_function *fn, const wj_arg *args,
+                                size_t n_args, const wj_alloc *alloc,
+                                wj_result *res, wj_error *err);
+
+/* Releases what res holds (with the allocator of the call); the struct may
+ * be reused. */
+WJ_API void wj_result_free(const wj_alloc *alloc, wj_result *res);
+
 /* ------------------------------------------------------------ JSON writer */
 
 /*

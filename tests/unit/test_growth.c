@@ -70,7 +70,7 @@ static void d_free(void *ctx, void *ptr)
     (void)ctx, (void)ptr;
 }
 
-static const wj_alloc dummy = {d_malloc, d_realloc, d_free, NULL};
+static const wj_alloc dummy = {d_malloc, d_realloc, d_free, NULL, NULL};
 
 #define GiB ((size_t)1 << 30)
 #define MiB ((size_t)1 << 20)

@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * functions.c - the table of functions: every function the front ends
+ * offer, declared once, and wj_function_call, which checks a call against
+ * its row and runs the core call behind it.  A function added here is in
+ * every front end whose flag it carries (ARCHITECTURE.md, "Adding a
+ * function").
+ */
+#include "wj_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------ the core calls */
+
+/* A rendering's result (out NULL: a NULL result).  Each caller stores the
+ * core's code in a variable first: out and len are read after the call. */
+static wj_code rendered(wj_code rc, wj_result *res, char *out, size_t len)
+{
+    if (rc != WJ_OK)
+        return rc;
+    res->is_null = out == NULL;
+    res->text = out;
+    res->len = out ? len : 0;
+    return WJ_OK;
+}
+
+static wj_code digested(wj_code rc, wj_result *res)
+{
+    if (rc == WJ_OK) {
+        res->text = res->digest;
+        res->len = WJ_DIGEST_HEX_SIZE - 1;
+    }
+    return rc;
+}
+
+static wj_code call_wire_json(const wj_arg *a, const wj_name *names,
+                              size_t n_names, const wj_alloc *alloc,
+                              wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc = wj_wire_json(a[0].ptr, a[0].len, names, n_names, alloc, &out,
+                              &len, err);
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_wire_json_sorted(const wj_arg *a, const wj_name *names,
+                                     size_t n_names, const wj_alloc *alloc,
+                                     wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc = wj_wire_json_sorted(a[0].ptr, a[0].len, alloc, &out, &len,
+                                     err);
+    (void)names, (void)n_names;
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_canonical_json(const wj_arg *a, const wj_name *names,
+                                   size_t n_names, const wj_alloc *alloc,
+                                   wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc = wj_canonical_json(a[0].ptr, a[0].len, alloc, &out, &len, err);
+    (void)names, (void)n_names;
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_data_digest(const wj_arg *a, const wj_name *names,
+                                size_t n_names, const wj_alloc *alloc,
+                                wj_result *res, wj_error *err)
+{
+    (void)names, (void)n_names;
+    return digested(
+        wj_data_digest(a[0].ptr, a[0].len, alloc, res->digest, err), res);
+}
+
+static wj_code call_message_digest(const wj_arg *a, const wj_name *names,
+                                   size_t n_names, const wj_alloc *alloc,
+                                   wj_result *res, wj_error *err)
+{
+    return digested(wj_message_digest(a[0].ptr, a[0].len, names, n_names,
+                                      alloc, res->digest, err),
+                    res);
+}
+
+static wj_code call_messages_digest(const wj_arg *a, const wj_name *names,
+                                    size_t n_names, const wj_alloc *alloc,
+                                    wj_result *res, wj_error *err)
+{
+    (void)names, (void)n_names;
+    return digested(
+        wj_messages_digest(a[0].ptr, a[0].len, alloc, res->digest, err), res);
+}
+
+static wj_code call_canonical_arguments(const wj_arg *a, const wj_name *names,
+                                        size_t n_names, const wj_alloc *alloc,
+                                        wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc = wj_canonical_arguments(a[0].ptr, a[0].len, alloc, &out, &len,
+                                        err);
+    (void)names, (void)n_names;
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_with_top_level(const wj_arg *a, const wj_name *names,
+                                   size_t n_names, const wj_alloc *alloc,
+                                   wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc;
+    (void)names, (void)n_names;
+    rc = wj_with_top_level(a[0].ptr, a[0].len, a[1].ptr, a[1].len, a[2].ptr,
+                           a[2].len, alloc, &out, &len, err);
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_tool_schemas(const wj_arg *a, const wj_name *names,
+                                 size_t n_names, const wj_alloc *alloc,
+                                 wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc = wj_tool_schemas(a[0].ptr, a[0].len, names, n_names, alloc,
+                                 &out, &len, err);
+    return rendered(rc, res, out, len);
+}
+
+static wj_code call_encode_with_schemas(const wj_arg *a, const wj_name *names,
+                                        size_t n_names, const wj_alloc *alloc,
+                                        wj_result *res, wj_error *err)
+{
+    char *out = NULL;
+    size_t len = 0;
+    wj_code rc;
+    (void)names, (void)n_names;
+    rc = wj_encode_with_schemas(a[0].ptr, a[0].len, a[1].ptr, a[1].len, alloc,
+                                &out, &len, err);
+    return rendered(rc, res, out, len);
+}
+
+/* Validates the document: WJ_OK with *invalid set when it is not valid
+ * input (its error in *found), the failure itself when the check could not
+ * run (out of memory). */
+static wj_code validate(const wj_arg *a, const wj_alloc *alloc,
+                        wj_error *found, int *invalid)
+{
+    wj_code rc = wj_validate(a[0].ptr, a[0].len, alloc, found);
+    *invalid = rc != WJ_OK;
+    return rc == WJ_OK || wj_error_is_input(rc) ? WJ_OK : rc;
+}
+
+static wj_code call_wirejson_error(const wj_arg *a, const wj_name *names,
+                                   size_t n_names, const wj_alloc *alloc,
+                                   wj_result *res, wj_error *err)
+{
+    wj_error found = WJ_ERROR_INIT;
+    int invalid;
+    wj_code rc = validate(a, alloc, &found, &invalid);
+    (void)names, (void)n_names;
+    if (rc != WJ_OK) {
+        if (err)
+            *err = found;
+        return rc;
+    }
+    res->is_null = !invalid;
+    if (invalid) {
+        res->text = wj_error_message(&found, NULL, alloc, &res->len);
+        if (!res->text)
+            return wj_fail_nomem(err);
+    }
+    return WJ_OK;
+}
+
+static wj_code call_wirejson_error_position(const wj_arg *a,
+                                            const wj_name *names,
+                                            size_t n_names,
+                                            const wj_alloc *alloc,
+                                            wj_result *res, wj_error *err)
+{
+    wj_error found = WJ_ERROR_INIT;
+    int invalid;
+    wj_code rc = validate(a, alloc, &found, &invalid);
+    (void)names, (void)n_names;
+    if (rc != WJ_OK) {
+        if (err)
+            *err = found;
+        return rc;
+    }
+    res->is_null = !invalid;
+    res->integer = invalid ? (int64_t)found.offset : 0;
+    return WJ_OK;
+}
+
+static wj_code call_version(const wj_arg *a, const wj_name *names,
+                            size_t n_names, const wj_alloc *alloc,
+                            wj_result *res, wj_error *err)
+{
+    const char *v = wj_version();
+    size_t len = strlen(v);
+    char *out = wj_malloc(alloc, len + 1);
+    (void)a, (void)names, (void)n_names;
+    if (!out)
+        return wj_fail_nomem(err);
+    memcpy(out, v, len + 1);
+    return rendered(WJ_OK, res, out, len);
+}
+
+/* The prefix digests as a JSON array of strings. */
+static wj_code call_prefix_digests(const wj_arg *a, const wj_name *names,
+                                   size_t n_names, const wj_alloc *alloc,
+                                   wj_result *res, wj_error *err)
+{
+    char *hexes = NULL, *out, *at;
+    size_t n = 0, k;
+    wj_code rc = wj_prefix_digests(a[0].ptr, a[0].len, alloc, &hexes, &n, err);
+    (void)names, (void)n_names;
+    if (rc != WJ_OK)
+        return rc;
+    /* [ then "64 hex", per digest, then ], with n - 1 commas: 67 a digest */
+    out = wj_malloc(alloc, 2 + n * 67 + 1);
+    if (!out) {
+        wj_free(alloc, hexes);
+        return wj_fail_nomem(err);
+    }
+    at = out;
+    *at++ = '[';
+    for (k = 0; k < n; k++) {
+        if (k)
+            *at++ = ',';
+        *at++ = '"';
+        memcpy(at, hexes + 64 * k, 64);
+        at += 64;
+        *at++ = '"';
+    }
+    *at++ = ']';
+    *at = '\0';
+    wj_free(alloc, hexes);
+    return rendered(WJ_OK, res, out, (size_t)(at - out));
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const wj_param p_doc[] = {{"X", WJ_ARG_DOCUMENT}};
+static const wj_param p_wire[] = {{"X", WJ_ARG_DOCUMENT},
+                                  {"data_member", WJ_ARG_NAMES}};
+static const wj_param p_message[] = {{"M", WJ_ARG_DOCUMENT},
+                                     {"ignored_member", WJ_ARG_NAMES}};
+static const wj_param p_messages[] = {{"A", WJ_ARG_DOCUMENT}};
+static const wj_param p_agg[] = {{"M", WJ_ARG_DOCUMENT}};
+static const wj_param p_arguments[] = {{"T", WJ_ARG_TEXT}};
+static const wj_param p_top_level[] = {{"BODY", WJ_ARG_DOCUMENT},
+                                       {"NAME", WJ_ARG_NAME},
+                                       {"VALUE", WJ_ARG_VALUE}};
+static const wj_param p_tool_schemas[] = {{"BODY", WJ_ARG_DOCUMENT},
+                                          {"PATH", WJ_ARG_NAMES}};
+static const wj_param p_encode[] = {{"BODY", WJ_ARG_DOCUMENT},
+                                    {"TEXTS", WJ_ARG_TEXTS}};
+
+#define PARAMS(p) p, sizeof p / sizeof *p
+#define NO_PARAMS NULL, 0
+/* Where the functions of the contract's SQL table exist. */
+#define EVERYWHERE (WJ_FN_SQL | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI)
+#define NOT_JQ (WJ_FN_SQL | WJ_FN_PYTHON | WJ_FN_CLI)
+
+/* clang-format off */
+static const wj_function table[] = {
+    {"wire_json", PARAMS(p_wire), WJ_RESULT_JSON,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "the wire rendering: compact, sorted, a schema's properties in the "
+     "order of its required", call_wire_json},
+    {"wire_json_sorted", PARAMS(p_doc), WJ_RESULT_JSON,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "the wire rendering with every object sorted, no schema rule",
+     call_wire_json_sorted},
+    {"canonical_json", PARAMS(p_doc), WJ_RESULT_JSON,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "RFC 8785 canonical JSON, the identity key", call_canonical_json},
+    {"data_digest", PARAMS(p_doc), WJ_RESULT_DIGEST,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "SHA-256 of the canonical JSON, 64 hex characters", call_data_digest},
+    {"message_digest", PARAMS(p_message), WJ_RESULT_DIGEST,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "digest of a chat message without its null members, extra and the "
+     "members named", call_message_digest},
+    {"messages_digest", PARAMS(p_messages), WJ_RESULT_DIGEST,
+     EVERYWHERE | WJ_FN_JQ_TEXT,
+     "digest of a conversation: SHA-256 of its messages' digests in order",
+     call_messages_digest},
+    {"messages_digest_agg", PARAMS(p_agg), WJ_RESULT_DIGEST,
+     WJ_FN_SQL | WJ_FN_AGGREGATE,
+     "messages_digest of the rows' messages in order; as a window function, "
+     "the prefix digest", NULL},
+    {"canonical_arguments", PARAMS(p_arguments), WJ_RESULT_TEXT, EVERYWHERE,
+     "a tool call's arguments as canonical JSON, or unchanged when they do "
+     "not parse", call_canonical_arguments},
+    {"with_top_level", PARAMS(p_top_level), WJ_RESULT_BODY,
+     EVERYWHERE | WJ_FN_MAY_BE_NULL,
+     "the body with every top-level member NAME set to VALUE, no other byte "
+     "changed", call_with_top_level},
+    {"tool_schemas", PARAMS(p_tool_schemas), WJ_RESULT_JSON,
+     EVERYWHERE | WJ_FN_MAY_BE_NULL,
+     "each tool's value at PATH, as the exact text the client sent",
+     call_tool_schemas},
+    {"encode_with_schemas", PARAMS(p_encode), WJ_RESULT_JSON,
+     EVERYWHERE | WJ_FN_MAY_BE_NULL,
+     "the body in the wire rendering, tools spelled as models saw them",
+     call_encode_with_schemas},
+    {"wirejson_error", PARAMS(p_doc), WJ_RESULT_TEXT,
+     EVERYWHERE | WJ_FN_MAY_BE_NULL,
+     "NULL for valid input, else the error message", call_wirejson_error},
+    {"wirejson_error_position", PARAMS(p_doc), WJ_RESULT_INTEGER,
+     NOT_JQ | WJ_FN_MAY_BE_NULL,
+     "NULL for valid input, else the 0-based byte offset of the error",
+     call_wirejson_error_position},
+    {"wirejson_version", NO_PARAMS, WJ_RESULT_TEXT,
+     WJ_FN_SQL | WJ_FN_CLI | WJ_FN_STABLE,
+     "the library version", call_version},
+    {"prefix_digests", PARAMS(p_messages), WJ_RESULT_DIGESTS,
+     WJ_FN_DUCKDB | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI,
+     "the messages_digest of every prefix of a conversation",
+     call_prefix_digests},
+    {"version", NO_PARAMS, WJ_RESULT_TEXT, WJ_FN_PYTHON | WJ_FN_STABLE,
+     "the library version", call_version},
+};
+/* clang-format on */
+
+const wj_function *wj_functions(size_t *n)
+{
+    *n = sizeof table / sizeof *table;
+    return table;
+}
+
+const wj_function *wj_function_find(const char *name, size_t len)
+{
+    size_t k;
+    for (k = 0; k < sizeof table / sizeof *table; k++)
+        if (strlen(table[k].name) == len && memcmp(table[k].name, name, len) == 0)
+            return &table[k];
+    return NULL;
+}
+
+static int takes_names(const wj_function *fn)
+{
+    return fn->n_params > 0 &&
+           fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
+}
+
+size_t wj_function_min_args(const wj_function *fn)
+{
+    return fn->n_params - (size_t)takes_names(fn);
+}
+
+size_t wj_function_max_args(const wj_function *fn)
+{
+    return takes_names(fn) ? SIZE_MAX : fn->n_params;
+}
+
+/* The names a call holds on the stack; more are allocated. */
+#define NAMES_ON_STACK 16
+
+wj_code wj_function_call(const wj_function *fn, const wj_arg *args,
+                         size_t n_args, const wj_alloc *alloc, wj_result *res,
+                         wj_error *err)
+{
+    static const wj_arg json_null = {"null", 4};
+    size_t fixed = wj_function_min_args(fn), n_names = 0, k;
+    wj_name stack[NAMES_ON_STACK], *names = stack;
+    wj_arg fixed_args[4];
+    wj_code rc;
+
+    memset(res, 0, sizeof *res);
+    wj_error_clear(err);
+    if (!fn->call || n_args < fixed || n_args > wj_function_max_args(fn) ||
+        fixed > sizeof fixed_args / sizeof *fixed_args)
+        return wj_fail(err, WJ_ERR_ARGUMENT, 0, "wrong number of arguments");
+    for (k = 0; k < fixed; k++) {
+        fixed_args[k] = args[k];
+        if (args[k].ptr)
+            continue;
+        if (fn->params[k].kind != WJ_ARG_VALUE) {
+            res->is_null = 1;
+            return WJ_OK;
+        }
+        fixed_args[k] = json_null;
+    }
+    if (n_args - fixed > NAMES_ON_STACK) {
+        names = wj_malloc(alloc, (n_args - fixed) * sizeof *names);
+        if (!names)
+            return wj_fail_nomem(err);
+    }
+    for (k = fixed; k < n_args; k++)
+        if (args[k].ptr) {
+            names[n_names].ptr = args[k].ptr;
+            names[n_names++].len = args[k].len;
+        }
+    rc = fn->call(fixed_args, names, n_names, alloc, res, err);
+    if (names != stack)
+        wj_free(alloc, names);
+    if (rc != WJ_OK)
+        wj_result_free(alloc, res);
+    return rc;
+}
+
+void wj_result_free(const wj_alloc *alloc, wj_result *res)
+{
+    if (res->text && res->text != res->digest)
+        wj_free(alloc, res->text);
+    res->text = NULL;
+    res->len = 0;
+}

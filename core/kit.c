@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kit.c - what every front end needs besides the functions themselves: an
+ * error message in a buffer that fits it, and an array's elements as spans
+ * of its text (for hosts that hand back lists: Python, DuckDB, jq).
+ */
+#include "wj_internal.h"
+
+char *wj_error_message(const wj_error *err, const char *func,
+                       const wj_alloc *alloc, size_t *len)
+{
+    size_t need = wj_error_format(err, func, NULL, 0);
+    char *msg = wj_malloc(alloc, need + 1);
+    if (!msg)
+        return NULL;
+    wj_error_format(err, func, msg, need + 1);
+    if (len)
+        *len = need;
+    return msg;
+}
+
+wj_code wj_array_elements(const char *json, size_t len, const wj_alloc *alloc,
+                          wj_name **elements, size_t *n, wj_error *err)
+{
+    wj_doc doc;
+    wj_name *spans = NULL;
+    uint32_t node, k, count;
+    wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
+
+    *elements = NULL;
+    *n = 0;
+    if (rc != WJ_OK)
+        return rc;
+    if (wj_node_type(&doc, 0) != WJ_ARRAY) {
+        rc = wj_fail(err, WJ_ERR_TYPE, 0, "not a JSON array");
+        goto done;
+    }
+    count = wj_node_count(&doc, 0);
+    if (count > 0) {
+        spans = wj_malloc(alloc, (size_t)count * sizeof *spans);
+        if (!spans) {
+            rc = wj_fail_nomem(err);
+            goto done;
+        }
+    }
+    node = wj_node_first(0);
+    for (k = 0; k < count; k++) {
+        uint32_t start = wj_node_start(&doc, node);
+        spans[k].ptr = json + start;
+        spans[k].len = wj_node_end(&doc, node) - start;
+        node = wj_node_next(&doc, node);
+    }
+    *elements = spans;
+    *n = count;
+done:
+    wj_doc_release(&doc);
+    return rc;
+}
