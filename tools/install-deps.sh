@@ -5,11 +5,13 @@
 #
 # Usage: tools/install-deps.sh [demo|test] [--list]
 #   demo  what tools/demo.sh needs: a C compiler, CMake, the libcrypto,
-#         SQLite and jq headers (the SQLite extension and wirejq), and the
-#         sqlite3 shell
+#         SQLite and jq headers (the SQLite extension and wirejq), zlib's
+#         (the command line reads gzip) and the sqlite3 shell
 #   test  (the default) the demo set and what tools/test.sh adds: Python
 #         (with python3-dev, -setuptools and -venv for the Python module,
-#         python3-distributed and python3-dask for its dedup job),
+#         python3-distributed and python3-dask for its dedup job,
+#         python3-numpy for its numpy tests), ClickHouse's server and client
+#         (the command line's round trip through a real server),
 #         the stock jq, Node and npm, valgrind, clang with its sanitizer and
 #         libFuzzer runtimes, pkg-config, groff and man (the install tests),
 #         PostgreSQL 15 with its server headers and psycopg2 (the PostgreSQL
@@ -27,12 +29,13 @@ for arg in "$@"; do
   esac
 done
 demo_packages=(build-essential cmake libssl-dev libsqlite3-dev sqlite3
-               libjq-dev libonig-dev)
+               libjq-dev libonig-dev zlib1g-dev)
 test_packages=(pkg-config jq python3 unicode-data locales clang
                libclang-rt-14-dev valgrind groff-base man-db
                postgresql-15 postgresql-server-dev-15 python3-psycopg2
                python3-dev python3-setuptools python3-venv python3-distributed
-               python3-dask)
+               python3-dask python3-numpy clickhouse-server
+               clickhouse-client)
 
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;
