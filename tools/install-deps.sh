@@ -9,7 +9,8 @@
 #         sqlite3 shell
 #   test  (the default) the demo set and what tools/test.sh adds: Python
 #         (with python3-dev, -setuptools and -venv for the Python module,
-#         python3-distributed and python3-dask for its dedup job),
+#         python3-distributed and python3-dask for its dedup job,
+#         python3-numpy for its tests of numpy's scalars),
 #         the stock jq, Node and npm, valgrind, clang with its sanitizer and
 #         libFuzzer runtimes, pkg-config, groff and man (the install tests),
 #         PostgreSQL 15 with its server headers and psycopg2 (the PostgreSQL
@@ -32,7 +33,7 @@ test_packages=(pkg-config jq python3 unicode-data locales clang
                libclang-rt-14-dev valgrind groff-base man-db
                postgresql-15 postgresql-server-dev-15 python3-psycopg2
                python3-dev python3-setuptools python3-venv python3-distributed
-               python3-dask)
+               python3-dask python3-numpy)
 
 case $set_name in
   demo) packages=("${demo_packages[@]}") ;;

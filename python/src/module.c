@@ -64,6 +64,8 @@ static PyObject *render(PyObject *module, const char *func,
             wjpy_writer_give(st, w, WJPY_CANONICAL);
             return s;
         }
+        if (PyErr_Occurred()) /* interrupted */
+            return NULL;
     }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
@@ -163,6 +165,8 @@ static PyObject *digest(PyObject *module, const char *func,
             wjpy_writer_give(st, w, WJPY_DIGEST);
             return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
         }
+        if (PyErr_Occurred()) /* interrupted */
+            return NULL;
     }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
@@ -308,17 +312,17 @@ done:
 
 /* ---------------------------------------------------- raw request bodies */
 
-/* with_top_level's VALUE as JSON text: a bytes-like object is JSON text
- * spliced as it is (as SQL splices a BLOB), a Fragment too; any other object
- * is a Python value written by the walker (a str is a JSON string). */
+/* with_top_level's VALUE as JSON text: bytes or a buffer of single bytes is
+ * JSON text spliced as it is (as SQL splices a BLOB), a Fragment too (each
+ * checked to be one JSON value); any other object is a Python value written
+ * by the walker (a str is a JSON string). */
 static int value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
     wj_error err = WJ_ERROR_INIT;
 
-    if (!PyUnicode_Check(obj) &&
-        (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
+    if (!PyUnicode_Check(obj) && wjpy_is_text(st, obj))
         return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
     out->writer = wjpy_writer_take(st, WJPY_PLAIN);
@@ -498,12 +502,14 @@ static PyObject *version(PyObject *m, PyObject *const *a, Py_ssize_t n)
 #name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc           \
     }
 
-/* A document is JSON text (str, bytes-like) or a Python value. */
+/* A document is JSON text (str, bytes, a buffer of single bytes) or a
+ * Python value. */
 #define DOC_NOTE                                                               \
-    "\n\ndoc is JSON text (str, or bytes-like taken whole) or a Python "       \
-    "value\n"                                                                  \
-    "(dict with str keys, list, tuple, str, int, float, bool, None,\n"         \
-    "wirejson.Fragment).  Raises wirejson.Error with the SQL message."
+    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"   \
+    "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
+    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"        \
+    "integer and floating scalars, wirejson.Fragment).  Raises\n"            \
+    "wirejson.Error with the SQL message."
 
 static PyMethodDef functions[] = {
     FASTCALL(wire_json,
