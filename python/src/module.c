@@ -432,16 +432,35 @@ static PyObject *encode_with_schemas(PyObject *m, PyObject *const *a,
 
 /* ------------------------------------------------------------ validation */
 
-/* wj_validate on doc: 0 with *rc and *err filled, -1 with an exception. */
+/* wj_validate on doc: 0 with *rc and *err filled, 1 with *reported the
+ * wirejson.Error of an input error found while writing a Python value (a
+ * Fragment that is not one JSON value: "fragment: malformed JSON at byte
+ * 1: ..."), -1 with an exception. */
 static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
-                    wj_error *err)
+                    wj_error *err, PyObject **reported)
 {
     wjpy_state *st = wjpy_state_of_module(m);
     wjpy_text text;
 
+    *reported = NULL;
     if (wjpy_text_from(st, func, NULL, doc, &text) < 0) {
+        PyObject *type, *exc, *tb, *offset;
         wjpy_text_release(st, &text);
-        return -1;
+        if (!PyErr_ExceptionMatches(st->error))
+            return -1;
+        PyErr_Fetch(&type, &exc, &tb);
+        PyErr_NormalizeException(&type, &exc, &tb);
+        offset = exc ? PyObject_GetAttrString(exc, "offset") : NULL;
+        if (!offset || offset == Py_None) {
+            Py_XDECREF(offset);
+            PyErr_Restore(type, exc, tb);
+            return -1;
+        }
+        Py_DECREF(offset);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        *reported = exc;
+        return 1;
     }
     Py_BEGIN_ALLOW_THREADS
     *rc = wj_validate(text.ptr, text.len, &wjpy_alloc, err);
@@ -456,14 +475,27 @@ static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
 
 static PyObject *wirejson_error(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
+    static const char func[] = "wirejson_error";
     wj_error err = WJ_ERROR_INIT;
     wj_code rc;
     char msg[256];
     size_t len;
+    PyObject *reported, *text, *tail;
+    int r;
 
-    if (arity("wirejson_error", n, 1, 1) < 0 ||
-        validate(m, "wirejson_error", a[0], &rc, &err) < 0)
+    if (arity(func, n, 1, 1) < 0 ||
+        (r = validate(m, func, a[0], &rc, &err, &reported)) < 0)
         return NULL;
+    if (r > 0) { /* its message without "wirejson_error: " */
+        text = PyObject_Str(reported);
+        Py_DECREF(reported);
+        if (!text)
+            return NULL;
+        tail = PyUnicode_Substring(text, (Py_ssize_t)sizeof func + 1,
+                                   PY_SSIZE_T_MAX);
+        Py_DECREF(text);
+        return tail;
+    }
     if (rc == WJ_OK)
         Py_RETURN_NONE;
     len = wj_error_format(&err, NULL, msg, sizeof msg);
@@ -477,10 +509,18 @@ static PyObject *wirejson_error_position(PyObject *m, PyObject *const *a,
 {
     wj_error err = WJ_ERROR_INIT;
     wj_code rc;
+    PyObject *reported, *offset;
+    int r;
 
     if (arity("wirejson_error_position", n, 1, 1) < 0 ||
-        validate(m, "wirejson_error_position", a[0], &rc, &err) < 0)
+        (r = validate(m, "wirejson_error_position", a[0], &rc, &err,
+                      &reported)) < 0)
         return NULL;
+    if (r > 0) {
+        offset = PyObject_GetAttrString(reported, "offset");
+        Py_DECREF(reported);
+        return offset;
+    }
     if (rc == WJ_OK)
         Py_RETURN_NONE;
     return PyLong_FromSize_t(err.offset);
