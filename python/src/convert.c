@@ -166,6 +166,8 @@ static int single_bytes(const Py_buffer *view)
     return (f[0] == 'B' || f[0] == 'b' || f[0] == 'c') && f[1] == '\0';
 }
 
+static int buffer_text(PyObject *obj, wjpy_text *out);
+
 /* 1 when obj is a buffer of single bytes to take as JSON text (a numpy
  * scalar never is), with the buffer in *view when view is not NULL (else
  * released); 0 when it is not, -1 with an exception set. */
@@ -186,6 +188,23 @@ static int byte_buffer(PyObject *obj, Py_buffer *view)
     if (view == &local)
         PyBuffer_Release(view);
     return 1;
+}
+
+PyObject *wjpy_byte_buffer_copy(PyObject *obj)
+{
+    wjpy_text text;
+    PyObject *copy;
+
+    memset(&text, 0, sizeof text);
+    if (buffer_text(obj, &text) != 0)
+        return NULL;
+    copy = text.owned ? Py_NewRef(text.owned)
+                      : PyBytes_FromStringAndSize(text.ptr,
+                                                  (Py_ssize_t)text.len);
+    if (text.has_view)
+        PyBuffer_Release(&text.view);
+    Py_CLEAR(text.owned);
+    return copy;
 }
 
 int wjpy_is_value(wjpy_state *st, PyObject *obj)

@@ -41,13 +41,10 @@ static PyObject *fragment_new(PyTypeObject *type, PyObject *args,
         bytes = PyUnicode_AsEncodedString(contents, "utf-8", "surrogatepass");
     else if (PyBytes_Check(contents))
         bytes = Py_NewRef(contents);
-    else if (PyObject_CheckBuffer(contents) &&
-             wjpy_numpy_kind(contents) == WJPY_NUMPY_NONE)
-        bytes = PyBytes_FromObject(contents); /* a copy: it cannot change */
-    else
+    else if (!(bytes = wjpy_byte_buffer_copy(contents)) && !PyErr_Occurred())
         return PyErr_Format(PyExc_TypeError,
-                            "Fragment() takes str or a bytes-like object, not "
-                            "%.100s",
+                            "Fragment() takes str, bytes or a buffer of single "
+                            "bytes, not %.100s",
                             Py_TYPE(contents)->tp_name);
     if (!bytes)
         return NULL;

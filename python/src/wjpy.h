@@ -106,6 +106,11 @@ void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind);
 int wjpy_is_value(wjpy_state *st, PyObject *obj);
 int wjpy_is_text(wjpy_state *st, PyObject *obj);
 
+/* A new bytes object holding the bytes of obj when it is a buffer of single
+ * bytes; NULL with an exception set on error, NULL without one when obj is
+ * not such a buffer. */
+PyObject *wjpy_byte_buffer_copy(PyObject *obj);
+
 /* What a numpy scalar stands for, found without importing numpy. */
 enum {
     WJPY_NUMPY_NONE, /* not a numpy scalar the module takes */
