@@ -198,9 +198,9 @@ PyObject *wjpy_byte_buffer_copy(PyObject *obj)
     memset(&text, 0, sizeof text);
     if (buffer_text(obj, &text) != 0)
         return NULL;
-    copy = text.owned ? Py_NewRef(text.owned)
-                      : PyBytes_FromStringAndSize(text.ptr,
-                                                  (Py_ssize_t)text.len);
+    copy = text.owned
+               ? Py_NewRef(text.owned)
+               : PyBytes_FromStringAndSize(text.ptr, (Py_ssize_t)text.len);
     if (text.has_view)
         PyBuffer_Release(&text.view);
     Py_CLEAR(text.owned);
@@ -254,9 +254,9 @@ static int buffer_text(PyObject *obj, wjpy_text *out)
         return 0;
     }
     out->owned = PyBytes_FromStringAndSize(NULL, out->view.len);
-    if (!out->owned || PyBuffer_ToContiguous(PyBytes_AS_STRING(out->owned),
-                                             &out->view, out->view.len,
-                                             'C') < 0) {
+    if (!out->owned ||
+        PyBuffer_ToContiguous(PyBytes_AS_STRING(out->owned), &out->view,
+                              out->view.len, 'C') < 0) {
         PyBuffer_Release(&out->view);
         return -1;
     }

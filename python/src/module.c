@@ -545,10 +545,10 @@ static PyObject *version(PyObject *m, PyObject *const *a, Py_ssize_t n)
 /* A document is JSON text (str, bytes, a buffer of single bytes) or a
  * Python value. */
 #define DOC_NOTE                                                               \
-    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"   \
+    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"  \
     "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
-    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"        \
-    "integer and floating scalars, wirejson.Fragment).  Raises\n"            \
+    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"         \
+    "integer and floating scalars, wirejson.Fragment).  Raises\n"              \
     "wirejson.Error with the SQL message."
 
 static PyMethodDef functions[] = {
