@@ -4,7 +4,8 @@
  *
  * Every function takes JSON text (UTF-8, RFC 8259, one value) as a pointer
  * and a length; the text need not be NUL-terminated and may hold NUL bytes
- * (which are then rejected as the grammar requires).  Functions return a
+ * (which are then rejected as the grammar requires).  The text must not
+ * change during a call.  Functions return a
  * wj_code; on failure they fill the caller's wj_error (when not NULL) with
  * the code, a static reason and, for input errors, the 0-based byte offset.
  *

@@ -5,7 +5,9 @@
  * member name"), with .offset (the 0-based byte offset of an input error,
  * else None) and .code (the core's short name: "syntax", "utf8", "duplicate",
  * "depth", "range", "type", "argument", "toobig").  Out of memory is
- * MemoryError.  The message comes from wj_error_format, nothing else.
+ * MemoryError; a call stopped by a signal handler raises what the handler
+ * raised (KeyboardInterrupt for Ctrl-C).  The message comes from
+ * wj_error_format, nothing else.
  */
 #include "wjpy.h"
 
@@ -69,6 +71,8 @@ PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
 
     if (rc == WJ_ERR_NOMEM)
         return PyErr_NoMemory();
+    if (rc == WJ_ERR_INTERRUPTED && PyErr_Occurred())
+        return NULL; /* a signal handler's exception, raised as it is */
     e.code = rc;
     need = wj_error_format(&e, func, small, sizeof small);
     if (need >= sizeof small) {

@@ -64,6 +64,8 @@ static PyObject *render(PyObject *module, const char *func,
             wjpy_writer_give(st, w, WJPY_CANONICAL);
             return s;
         }
+        if (PyErr_Occurred()) /* interrupted */
+            return NULL;
     }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
@@ -163,6 +165,8 @@ static PyObject *digest(PyObject *module, const char *func,
             wjpy_writer_give(st, w, WJPY_DIGEST);
             return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
         }
+        if (PyErr_Occurred()) /* interrupted */
+            return NULL;
     }
     memset(&names, 0, sizeof names);
     if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
@@ -308,17 +312,17 @@ done:
 
 /* ---------------------------------------------------- raw request bodies */
 
-/* with_top_level's VALUE as JSON text: a bytes-like object is JSON text
- * spliced as it is (as SQL splices a BLOB), a Fragment too; any other object
- * is a Python value written by the walker (a str is a JSON string). */
+/* with_top_level's VALUE as JSON text: bytes or a buffer of single bytes is
+ * JSON text spliced as it is (as SQL splices a BLOB), a Fragment too (each
+ * checked to be one JSON value); any other object is a Python value written
+ * by the walker (a str is a JSON string). */
 static int value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
     wj_error err = WJ_ERROR_INIT;
 
-    if (!PyUnicode_Check(obj) &&
-        (PyObject_CheckBuffer(obj) || Py_IS_TYPE(obj, st->fragment_type)))
+    if (!PyUnicode_Check(obj) && wjpy_is_text(st, obj))
         return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
     out->writer = wjpy_writer_take(st, WJPY_PLAIN);
@@ -428,16 +432,35 @@ static PyObject *encode_with_schemas(PyObject *m, PyObject *const *a,
 
 /* ------------------------------------------------------------ validation */
 
-/* wj_validate on doc: 0 with *rc and *err filled, -1 with an exception. */
+/* wj_validate on doc: 0 with *rc and *err filled, 1 with *reported the
+ * wirejson.Error of an input error found while writing a Python value (a
+ * Fragment that is not one JSON value: "fragment: malformed JSON at byte
+ * 1: ..."), -1 with an exception. */
 static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
-                    wj_error *err)
+                    wj_error *err, PyObject **reported)
 {
     wjpy_state *st = wjpy_state_of_module(m);
     wjpy_text text;
 
+    *reported = NULL;
     if (wjpy_text_from(st, func, NULL, doc, &text) < 0) {
+        PyObject *type, *exc, *tb, *offset;
         wjpy_text_release(st, &text);
-        return -1;
+        if (!PyErr_ExceptionMatches(st->error))
+            return -1;
+        PyErr_Fetch(&type, &exc, &tb);
+        PyErr_NormalizeException(&type, &exc, &tb);
+        offset = exc ? PyObject_GetAttrString(exc, "offset") : NULL;
+        if (!offset || offset == Py_None) {
+            Py_XDECREF(offset);
+            PyErr_Restore(type, exc, tb);
+            return -1;
+        }
+        Py_DECREF(offset);
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        *reported = exc;
+        return 1;
     }
     Py_BEGIN_ALLOW_THREADS
     *rc = wj_validate(text.ptr, text.len, &wjpy_alloc, err);
@@ -452,14 +475,27 @@ static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
 
 static PyObject *wirejson_error(PyObject *m, PyObject *const *a, Py_ssize_t n)
 {
+    static const char func[] = "wirejson_error";
     wj_error err = WJ_ERROR_INIT;
     wj_code rc;
     char msg[256];
     size_t len;
+    PyObject *reported, *text, *tail;
+    int r;
 
-    if (arity("wirejson_error", n, 1, 1) < 0 ||
-        validate(m, "wirejson_error", a[0], &rc, &err) < 0)
+    if (arity(func, n, 1, 1) < 0 ||
+        (r = validate(m, func, a[0], &rc, &err, &reported)) < 0)
         return NULL;
+    if (r > 0) { /* its message without "wirejson_error: " */
+        text = PyObject_Str(reported);
+        Py_DECREF(reported);
+        if (!text)
+            return NULL;
+        tail = PyUnicode_Substring(text, (Py_ssize_t)sizeof func + 1,
+                                   PY_SSIZE_T_MAX);
+        Py_DECREF(text);
+        return tail;
+    }
     if (rc == WJ_OK)
         Py_RETURN_NONE;
     len = wj_error_format(&err, NULL, msg, sizeof msg);
@@ -473,10 +509,18 @@ static PyObject *wirejson_error_position(PyObject *m, PyObject *const *a,
 {
     wj_error err = WJ_ERROR_INIT;
     wj_code rc;
+    PyObject *reported, *offset;
+    int r;
 
     if (arity("wirejson_error_position", n, 1, 1) < 0 ||
-        validate(m, "wirejson_error_position", a[0], &rc, &err) < 0)
+        (r = validate(m, "wirejson_error_position", a[0], &rc, &err,
+                      &reported)) < 0)
         return NULL;
+    if (r > 0) {
+        offset = PyObject_GetAttrString(reported, "offset");
+        Py_DECREF(reported);
+        return offset;
+    }
     if (rc == WJ_OK)
         Py_RETURN_NONE;
     return PyLong_FromSize_t(err.offset);
@@ -498,12 +542,14 @@ static PyObject *version(PyObject *m, PyObject *const *a, Py_ssize_t n)
 #name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc           \
     }
 
-/* A document is JSON text (str, bytes-like) or a Python value. */
+/* A document is JSON text (str, bytes, a buffer of single bytes) or a
+ * Python value. */
 #define DOC_NOTE                                                               \
-    "\n\ndoc is JSON text (str, or bytes-like taken whole) or a Python "       \
-    "value\n"                                                                  \
-    "(dict with str keys, list, tuple, str, int, float, bool, None,\n"         \
-    "wirejson.Fragment).  Raises wirejson.Error with the SQL message."
+    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"  \
+    "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
+    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"         \
+    "integer and floating scalars, wirejson.Fragment).  Raises\n"              \
+    "wirejson.Error with the SQL message."
 
 static PyMethodDef functions[] = {
     FASTCALL(wire_json,

@@ -6,7 +6,10 @@
  * surrogates as WTF-8, which the writer accepts and writes as \udxxx),
  * int -> number (exact at any size), float -> number as ECMAScript writes
  * it (the writer's rule; NaN and infinities are the writer's error), True,
- * False, None -> true, false, null, Fragment -> its text as it is.  The walk
+ * False, None -> true, false, null, numpy's bool_, integer and floating
+ * scalars -> the bool, int or float they hold, Fragment -> its text as it is,
+ * once checked to be exactly one JSON value on its own (so that its text
+ * cannot close the container it is placed in and open others).  The walk
  * keeps its own stack (no C recursion): nesting deeper than WJ_MAX_DEPTH is
  * the core's depth error, which is also where a cycle ends.  Commas, colons,
  * quoting and number spelling are the writer's business, not this file's.
@@ -38,12 +41,10 @@ static PyObject *fragment_new(PyTypeObject *type, PyObject *args,
         bytes = PyUnicode_AsEncodedString(contents, "utf-8", "surrogatepass");
     else if (PyBytes_Check(contents))
         bytes = Py_NewRef(contents);
-    else if (PyObject_CheckBuffer(contents))
-        bytes = PyBytes_FromObject(contents);
-    else
+    else if (!(bytes = wjpy_byte_buffer_copy(contents)) && !PyErr_Occurred())
         return PyErr_Format(PyExc_TypeError,
-                            "Fragment() takes str or a bytes-like object, not "
-                            "%.100s",
+                            "Fragment() takes str, bytes or a buffer of single "
+                            "bytes, not %.100s",
                             Py_TYPE(contents)->tp_name);
     if (!bytes)
         return NULL;
@@ -102,7 +103,9 @@ static const char fragment_doc[] =
     "Fragment(contents)\n--\n\n"
     "JSON text (str or bytes) placed inside a Python value as it is, like\n"
     "orjson.Fragment: wire_json({'a': Fragment('[1.0]')}) is '{\"a\":[1.0]}'.\n"
-    "The text is checked when the function parses the whole document.";
+    "The text must be exactly one JSON value (docs/contract.md §3), checked\n"
+    "on its own where it is placed: anything else is a wirejson.Error that\n"
+    "names the fragment.";
 
 static PyType_Slot fragment_slots[] = {
     {Py_tp_new, fragment_new},
@@ -121,6 +124,32 @@ PyType_Spec wjpy_fragment_spec = {
     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE,
     fragment_slots,
 };
+
+int wjpy_fragment_check(wjpy_state *st, const char *func, const char *argument,
+                        const char *ptr, size_t len, int release_gil)
+{
+    wj_error err = WJ_ERROR_INIT;
+    char name[128];
+    wj_code rc;
+
+    if (release_gil) { /* a Fragment's bytes cannot change */
+        Py_BEGIN_ALLOW_THREADS
+        rc = wj_validate(ptr, len, &wjpy_alloc, &err);
+        Py_END_ALLOW_THREADS
+    } else {
+        rc = wj_validate(ptr, len, &wjpy_alloc, &err);
+    }
+    if (rc == WJ_OK)
+        return 0;
+    if (argument) {
+        PyOS_snprintf(name, sizeof name, "%s: fragment", argument);
+        err.argument = name;
+    } else {
+        err.argument = "fragment";
+    }
+    wjpy_raise(st, func, rc, &err);
+    return -1;
+}
 
 /* ------------------------------------------------------------ the walker */
 
@@ -166,7 +195,7 @@ static int writer_failed(const walk *k, wj_code rc)
         err.code = rc;
     err.argument = k->argument;
     wjpy_raise(k->st, k->func, rc, &err);
-    return -1;
+    return rc == WJ_ERR_INTERRUPTED ? WJPY_WALK_INTERRUPTED : -1;
 }
 
 /* A float the writer refuses (NaN, an infinity): the SQL glue's words for
@@ -199,8 +228,8 @@ static int type_error(const walk *k, PyObject *obj, int is_key)
     else
         PyErr_Format(PyExc_TypeError,
                      "%s: %s%sa value of type %.100s is not JSON (dict, list, "
-                     "tuple, str, int, float, bool, None and wirejson.Fragment "
-                     "are)",
+                     "tuple, str, int, float, bool, None, numpy's bool_, "
+                     "integer and floating scalars and wirejson.Fragment are)",
                      k->func, arg, sep, Py_TYPE(obj)->tp_name);
     return -1;
 }
@@ -417,7 +446,7 @@ typedef struct stack {
 static int put_value(const walk *k, stack *s, PyObject *obj)
 {
     wj_code rc;
-    int is_dict;
+    int is_dict, numpy;
 
     if (PyUnicode_Check(obj))
         return write_str(k, obj, 0);
@@ -435,7 +464,12 @@ static int put_value(const walk *k, stack *s, PyObject *obj)
         const char *p;
         size_t n;
         wjpy_fragment_text(obj, &p, &n);
+        /* a canonical writer refuses raw text (the caller then takes the
+         * text route), so only text that is kept is checked */
         rc = wj_writer_raw(k->w, p, n);
+        if (rc == WJ_OK &&
+            wjpy_fragment_check(k->st, k->func, k->argument, p, n, 0) < 0)
+            return -1;
     } else if ((is_dict = PyDict_Check(obj)) || PyList_Check(obj) ||
                PyTuple_Check(obj)) {
         rc = is_dict ? wj_writer_begin_object(k->w)
@@ -477,6 +511,25 @@ static int put_value(const walk *k, stack *s, PyObject *obj)
         if (is_dict && k->canonical)
             return sort_items(k, obj, &s->v[s->n - 1]);
         return 0;
+    } else if ((numpy = wjpy_numpy_kind(obj)) != WJPY_NUMPY_NONE) {
+        /* the Python value it holds (a float16 or float32 exactly, a
+         * longdouble rounded to the nearest double), written as that */
+        PyObject *v;
+        int r;
+        if (numpy == WJPY_NUMPY_BOOL) {
+            int truth = PyObject_IsTrue(obj);
+            if (truth < 0)
+                return -1;
+            v = Py_NewRef(truth ? Py_True : Py_False);
+        } else {
+            v = numpy == WJPY_NUMPY_INT ? PyNumber_Index(obj)
+                                        : PyNumber_Float(obj);
+            if (!v)
+                return -1;
+        }
+        r = put_value(k, s, v);
+        Py_DECREF(v);
+        return r;
     } else
         return type_error(k, obj, 0);
     return rc == WJ_OK ? 0 : writer_failed(k, rc);

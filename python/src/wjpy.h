@@ -100,8 +100,25 @@ PyObject *wjpy_result_text(char *out, size_t len);
 wj_writer *wjpy_writer_take(wjpy_state *st, wjpy_writer_kind kind);
 void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind);
 
-/* True when obj is a Python value to walk rather than JSON text. */
+/* True when obj is a Python value to walk rather than JSON text (a str,
+ * bytes, a Fragment or a buffer of single bytes); wjpy_is_text the
+ * opposite. */
 int wjpy_is_value(wjpy_state *st, PyObject *obj);
+int wjpy_is_text(wjpy_state *st, PyObject *obj);
+
+/* A new bytes object holding the bytes of obj when it is a buffer of single
+ * bytes; NULL with an exception set on error, NULL without one when obj is
+ * not such a buffer. */
+PyObject *wjpy_byte_buffer_copy(PyObject *obj);
+
+/* What a numpy scalar stands for, found without importing numpy. */
+enum {
+    WJPY_NUMPY_NONE, /* not a numpy scalar the module takes */
+    WJPY_NUMPY_BOOL, /* numpy.bool_: a bool */
+    WJPY_NUMPY_INT,  /* numpy.integer: an int */
+    WJPY_NUMPY_FLOAT /* numpy.floating: a float */
+};
+int wjpy_numpy_kind(PyObject *obj);
 
 /* The Python value obj written by a writer of kind (canonical or digest),
  * which the caller gives back when done; NULL, no exception set, when obj
@@ -121,6 +138,17 @@ wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
 int wjpy_walk(wjpy_state *st, const char *func, const char *argument,
               PyObject *obj, wj_writer *w, int canonical);
 
+/* What wjpy_walk returns, with the exception set, when the writer was
+ * stopped by the interrupted hook (a signal handler raised). */
+#define WJPY_WALK_INTERRUPTED (-2)
+
+/* Checks that the text of a Fragment is exactly one JSON value by §3, on its
+ * own (wj_validate), without the GIL when release_gil.  Returns 0, or -1 with
+ * wirejson.Error raised naming it ("wire_json: fragment: malformed JSON at
+ * byte 2: ...", "with_top_level: value: fragment: ..."). */
+int wjpy_fragment_check(wjpy_state *st, const char *func, const char *argument,
+                        const char *ptr, size_t len, int release_gil);
+
 /* The UTF-8 of a str for the writer, lone surrogates as WTF-8
  * (surrogatepass).  *tmp receives a bytes object to release, or NULL.
  * Returns NULL with an exception set on failure. */
@@ -138,7 +166,9 @@ PyObject *wjpy_error_type_new(void);
 
 /* Raises the core error rc from function func: MemoryError for
  * WJ_ERR_NOMEM, else wirejson.Error with the SQL message word for word,
- * .offset (input errors) and .code (wj_code_name).  Returns NULL. */
+ * .offset (input errors) and .code (wj_code_name).  WJ_ERR_INTERRUPTED
+ * with an exception pending (the interrupted hook's signal handler raised
+ * it, KeyboardInterrupt for Ctrl-C) leaves that exception.  Returns NULL. */
 PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
                      const wj_error *err);
 

@@ -10,9 +10,10 @@ The functions carry the SQL names and positional arguments (docs/contract.md §1
     >>> wirejson.data_digest({"a": 1}) == wirejson.data_digest('{"a":1.0}')
     True
 
-A document is JSON text when it is a str or bytes-like (bytes taken whole),
-otherwise a Python value (dict with str keys, list, tuple, str, int, float,
-bool, None, Fragment).  Errors are wirejson.Error (a ValueError) with the
+A document is JSON text when it is a str, bytes, bytearray, or a memoryview
+or array of single bytes (format B, b or c), taken whole; otherwise a Python
+value (dict with str keys, list, tuple, str, int, float, bool, None, numpy's
+bool_, integer and floating scalars, Fragment).  Errors are wirejson.Error (a ValueError) with the
 SQL message, .offset and .code.  wirejson.sqlite loads the SQLite extension
 shipped in this package; ``python3 -m wirejson.dedup`` is the distributed
 dedup job.
@@ -37,6 +38,10 @@ from ._wirejson import (
     wirejson_error_position,
     with_top_level,
 )
+
+# wirejson.sqlite is there after "import wirejson"; it imports only os (the
+# caller's sqlite3 connection comes in as an argument).
+from . import sqlite  # noqa: E402,F401
 
 __version__ = version()
 

@@ -2,12 +2,16 @@
 # Type stubs for wirejson (the functions live in wirejson._wirejson).
 from typing import Iterable, Optional, Sequence, Union
 
+from . import sqlite as sqlite
+
 # A Python value the module writes as JSON.
 Value = Union[
     dict[str, "Value"], list["Value"], tuple["Value", ...], str, int, float,
     bool, None, "Fragment",
 ]
-# A document: JSON text (str, bytes-like) or a Python value.
+# A document: JSON text (str, bytes, bytearray, a memoryview or array of
+# format B, b or c) or a Python value (numpy's bool_, integer and floating
+# scalars stand for the bool, int or float they hold).
 Document = Union[str, bytes, bytearray, memoryview, Value]
 Name = Union[str, bytes, None]
 
@@ -22,7 +26,8 @@ class Error(ValueError):
     code: Optional[str]
 
 class Fragment:
-    """JSON text placed inside a Python value as it is."""
+    """JSON text placed inside a Python value as it is: exactly one JSON
+    value, checked where it is placed."""
     def __init__(self, contents: Union[str, bytes, bytearray, memoryview]) -> None: ...
     @property
     def contents(self) -> Union[str, bytes, bytearray, memoryview]: ...

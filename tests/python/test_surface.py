@@ -317,7 +317,9 @@ class Values(unittest.TestCase):
         with self.assertRaises(Error) as cm:
             wirejson.wire_json({"a": Fragment("[1,]")})
         self.assertEqual(cm.exception.code, "syntax")
-        self.assertEqual(cm.exception.offset, 8)  # in {"a":[1,]}
+        self.assertEqual(cm.exception.offset, 3)  # in the fragment's [1,]
+        self.assertEqual(str(cm.exception), "wire_json: fragment: malformed "
+                         "JSON at byte 3: trailing comma")
         with self.assertRaises(Error) as cm:
             wirejson.wire_json([Fragment('{"a":1,"a":2}')])
         self.assertEqual(cm.exception.code, "duplicate")
@@ -396,11 +398,16 @@ class Errors(unittest.TestCase):
         self.assertEqual(w.wirejson_error_position('{"a":[1,2]'), 10)
         self.assertEqual(w.wirejson_error_position(b'[1,\xc0\x80]'), 3)
         self.assertIsNone(w.wirejson_error({"a": [1, 2]}))
-        # A value's offsets count in the text it is written as.
-        self.assertEqual(w.wirejson_error_position([Fragment("01")]),
-                         w.wirejson_error_position("[01]"))
+        # A fragment is checked on its own: its offsets count in its text.
+        self.assertEqual(w.wirejson_error_position([Fragment("01")]), 1)
         self.assertEqual(w.wirejson_error([Fragment("01")]),
-                         w.wirejson_error("[01]"))
+                         "fragment: malformed JSON at byte 1: leading zero "
+                         "in number")
+        # A value's offsets count in the text it is written as.
+        deep = [[[[[Fragment("[" * 996 + "]" * 996)]]]]]
+        self.assertEqual(w.wirejson_error_position(deep), 1000)
+        self.assertEqual(w.wirejson_error_position("[" * 1001 + "]" * 1001),
+                         1000)
 
     def test_arguments(self):
         w = wirejson
@@ -461,8 +468,8 @@ class RawBodies(unittest.TestCase):
                          "with_top_level: value is not a finite number")
         with self.assertRaises(Error) as cm:
             w(b, "n", Fragment("{"))
-        self.assertEqual(str(cm.exception), "with_top_level: value: malformed "
-                         "JSON at byte 1: unexpected end of input")
+        self.assertEqual(str(cm.exception), "with_top_level: value: fragment: "
+                         "malformed JSON at byte 1: unexpected end of input")
 
     def test_tool_schemas_and_encode(self):
         body = ('{"tools":[{"name":"a","input_schema": {"type" : "object"}},'
