@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line's parts: options, input sources (plain or gzip), record
+ * readers and writers for the three formats, the thread pool that keeps
+ * output in input order, the progress bar and dedup.
+ */
+#ifndef WIREJSON_CLI_H
+#define WIREJSON_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "wirejson.h"
+
+/* Exit statuses, named in one place. */
+enum {
+    EXIT_OK = 0,
+    EXIT_FAILED = 1, /* a record failed, a gzip stream ended early */
+    EXIT_USAGE = 2   /* usage and I/O errors */
+};
+
+typedef enum { FORMAT_LINES, FORMAT_TSV, FORMAT_ROWBINARY } cli_format;
+
+typedef struct cli_options {
+    const wj_function *fn;
+    const char **args; /* --arg values, in order */
+    size_t n_args;
+    cli_format format;
+    const char *null_text; /* lines: what a NULL result is written as */
+    int on_error_null;
+    int chunk_header;
+    size_t columns; /* rowbinary: String fields a row */
+    unsigned jobs;
+    int progress; /* -1: when stderr is a terminal */
+    const char **files;
+    size_t n_files;
+    /* dedup */
+    const char *key;
+    const char *member;
+    const char *out;
+} cli_options;
+
+/* ---------------------------------------------------------------- output */
+
+/* A growable byte buffer. */
+typedef struct cli_buf {
+    char *ptr;
+    size_t len, cap;
+} cli_buf;
+
+int cli_buf_reserve(cli_buf *b, size_t more);
+int cli_buf_append(cli_buf *b, const void *p, size_t n);
+void cli_buf_free(cli_buf *b);
+
+/* Prints "wirejson: " and the message on stderr. */
+void cli_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Writes all of p to fd; 0 or -1 with errno. */
+int cli_write_all(int fd, const void *p, size_t n);
+
+/* "1 record" / "2 records" */
+const char *cli_plural(uint64_t n, const char *one, const char *many);
+
+/* ---------------------------------------------------------------- input */
+
+/* A file or standard input, gunzipped when it starts with gzip's magic. */
+typedef struct cli_source {
+    const char *name; /* as given; "-" for standard input */
+    int fd;
+    int gzip, gz_done_member, eof;
+    int gz_pending; /* the last inflate filled its output: it may hold more */
+    z_stream z;
+    unsigned char *raw; /* compressed bytes read, not yet inflated */
+    size_t raw_cap, raw_pos, raw_len; /* plain: raw[raw_pos..raw_len) comes
+                                         first */
+    int started; /* the first bytes were looked at */
+    uint64_t *progress_bytes; /* bytes read from the file, added as read */
+} cli_source;
+
+/* Opens name ("-": standard input); -1 with a message printed. */
+int cli_source_open(cli_source *s, const char *name, uint64_t *progress);
+
+/* Up to cap bytes into buf: > 0 bytes, 0 at the end, -1 on an error (printed;
+ * *status is the exit status). */
+long cli_source_read(cli_source *s, char *buf, size_t cap, int *status);
+
+/* 1 when a read would not wait (bytes are there, or the end). */
+int cli_source_ready(cli_source *s);
+
+void cli_source_close(cli_source *s);
+
+/* --------------------------------------------------------------- records */
+
+/* A field of a record; ptr NULL is NULL (tsv's \N). */
+typedef struct cli_field {
+    const char *ptr;
+    size_t len;
+} cli_field;
+
+/*
+ * Finds the end of the record at p[0..n): its length (including the
+ * separator), 0 when the record is not complete in p, or (size_t)-1 when the
+ * bytes cannot start a record (rowbinary: never, a short row waits for more).
+ */
+size_t cli_record_end_lines(const char *p, size_t n);
+size_t cli_record_end_tsv(const char *p, size_t n);
+size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
+                                int *bad);
+
+/*
+ * The fields of the complete record p[0..n) (as cli_record_end gave it) in
+ * fields (room for max); tsv unescapes in place.  The number of fields, or
+ * (size_t)-1 for more than max.
+ */
+size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
+                         cli_field *fields, size_t max);
+
+/* Appends one result (NULL: res NULL) in the format; nullable: rowbinary's
+ * Nullable(String). */
+int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
+                     int is_null, int nullable, const char *null_text);
+
+/* TSV's unescaping of p[0..n) in place; the new length. */
+size_t cli_tsv_unescape(char *p, size_t n);
+
+/* ---------------------------------------------------------------- the run */
+
+int cli_run_function(const cli_options *o);
+int cli_run_dedup(const cli_options *o);
+
+/* ------------------------------------------------------------- progress */
+
+typedef struct cli_progress cli_progress;
+cli_progress *cli_progress_start(uint64_t total, const uint64_t *done);
+void cli_progress_stop(cli_progress *p);
+
+#endif

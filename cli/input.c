@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Input sources: a file or standard input, read with read(2) so that a pause
+ * in a pipe can be seen (cli_source_ready), and gunzipped with zlib's
+ * inflate when the first bytes are gzip's magic (1f 8b), whatever the name.
+ * Several gzip members one after another are one stream; a stream that ends
+ * early is an error naming the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define RAW_SIZE (256 * 1024)
+
+static const char *shown(const cli_source *s)
+{
+    return strcmp(s->name, "-") == 0 ? "standard input" : s->name;
+}
+
+int cli_source_open(cli_source *s, const char *name, uint64_t *progress)
+{
+    struct stat st;
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->progress_bytes = progress;
+    if (strcmp(name, "-") == 0)
+        s->fd = 0;
+    else if ((s->fd = open(name, O_RDONLY)) < 0) {
+        cli_error("%s: %s", name, strerror(errno));
+        return -1;
+    }
+    if (fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: is a directory", name);
+        cli_source_close(s);
+        return -1;
+    }
+    s->raw = malloc(RAW_SIZE);
+    if (!s->raw) {
+        cli_error("out of memory");
+        cli_source_close(s);
+        return -1;
+    }
+    s->raw_cap = RAW_SIZE;
+    return 0;
+}
+
+/* Reads more raw bytes after raw[raw_len]: > 0, 0 at the end, -1 error. */
+static long fill(cli_source *s, int *status)
+{
+    for (;;) {
+        ssize_t n = read(s->fd, s->raw + s->raw_len, s->raw_cap - s->raw_len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            cli_error("%s: %s", shown(s), strerror(errno));
+            *status = EXIT_USAGE;
+            return -1;
+        }
+        if (n > 0 && s->progress_bytes)
+            __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+        s->raw_len += (size_t)n;
+        return (long)n;
+    }
+}
+
+/* The first bytes: gzip or not. */
+static int start(cli_source *s, int *status)
+{
+    s->started = 1;
+    while (s->raw_len < 2) {
+        long n = fill(s, status);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+    }
+    if (s->raw_len >= 2 && (unsigned char)s->raw[0] == 0x1f &&
+        (unsigned char)s->raw[1] == 0x8b) {
+        s->gzip = 1;
+        if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+            cli_error("out of memory");
+            *status = EXIT_USAGE;
+            return -1;
+        }
+        s->z.next_in = s->raw;
+        s->z.avail_in = (uInt)s->raw_len;
+    }
+    return 0;
+}
+
+static long read_gzip(cli_source *s, char *buf, size_t cap, int *status)
+{
+    if (cap > (1u << 30))
+        cap = 1u << 30;
+    for (;;) {
+        int rc;
+        if (s->z.avail_in == 0 && !s->eof && !s->gz_pending) {
+            long n;
+            s->raw_len = 0;
+            n = fill(s, status);
+            if (n < 0)
+                return -1;
+            if (n == 0)
+                s->eof = 1;
+            s->z.next_in = s->raw;
+            s->z.avail_in = (uInt)s->raw_len;
+        }
+        if (s->gz_done_member) {
+            /* Between members: another one, or the end. */
+            if (s->z.avail_in == 0 && s->eof)
+                return 0;
+            if (s->z.avail_in == 0)
+                continue;
+            inflateReset(&s->z);
+            s->gz_done_member = 0;
+        }
+        if (s->z.avail_in == 0 && s->eof && !s->gz_pending) {
+            cli_error("%s: the gzip stream ends early", shown(s));
+            *status = EXIT_FAILED;
+            return -1;
+        }
+        s->z.next_out = (Bytef *)buf;
+        s->z.avail_out = (uInt)cap;
+        rc = inflate(&s->z, Z_NO_FLUSH);
+        s->gz_pending = s->z.avail_out == 0;
+        if (rc == Z_STREAM_END)
+            s->gz_done_member = 1;
+        else if (rc == Z_BUF_ERROR && s->z.avail_in == 0)
+            s->gz_pending = 0; /* wants more input */
+        else if (rc != Z_OK) {
+            cli_error("%s: not a valid gzip stream: %s", shown(s),
+                      s->z.msg ? s->z.msg : "inflate failed");
+            *status = EXIT_FAILED;
+            return -1;
+        }
+        if (cap - s->z.avail_out > 0)
+            return (long)(cap - s->z.avail_out);
+    }
+}
+
+long cli_source_read(cli_source *s, char *buf, size_t cap, int *status)
+{
+    if (!s->started && start(s, status) < 0)
+        return -1;
+    if (s->gzip)
+        return read_gzip(s, buf, cap, status);
+    if (s->raw_pos < s->raw_len) {
+        size_t n = s->raw_len - s->raw_pos;
+        if (n > cap)
+            n = cap;
+        memcpy(buf, s->raw + s->raw_pos, n);
+        s->raw_pos += n;
+        return (long)n;
+    }
+    if (cap > (1u << 30))
+        cap = 1u << 30;
+    for (;;) {
+        ssize_t n = read(s->fd, buf, cap);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            cli_error("%s: %s", shown(s), strerror(errno));
+            *status = EXIT_USAGE;
+            return -1;
+        }
+        if (n > 0 && s->progress_bytes)
+            __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+        return (long)n;
+    }
+}
+
+int cli_source_ready(cli_source *s)
+{
+    struct pollfd pfd;
+    if (!s->started || s->eof)
+        return 1;
+    if (s->gzip ? s->z.avail_in > 0 || s->gz_pending
+                : s->raw_pos < s->raw_len)
+        return 1;
+    pfd.fd = s->fd;
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    return poll(&pfd, 1, 0) != 0;
+}
+
+void cli_source_close(cli_source *s)
+{
+    if (s->gzip)
+        inflateEnd(&s->z);
+    if (s->fd > 0)
+        close(s->fd);
+    free(s->raw);
+    s->raw = NULL;
+    s->fd = -1;
+}

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wirejson FUNCTION: records are read into blocks of about a MiB by the main
+ * thread, worked on by -j threads (one block each, no lock per record, the
+ * results buffered per block), and written in input order by the main
+ * thread as soon as a block and every block before it are done.  When the
+ * input pauses (a read would wait), the records already read are finished
+ * and written before the read, so a caller that waits for answers gets them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define BLOCK_BYTES (1024 * 1024)
+#define READ_BYTES (256 * 1024)
+#define MAX_FIELDS 256
+
+typedef struct block {
+    char *in; /* complete records, then (while filling) a partial one */
+    size_t in_len, in_cap;
+    size_t *ends; /* each record's end in in */
+    size_t n_rec, ends_cap;
+    const char *file;
+    uint64_t first_line; /* the first record's line or row number */
+    cli_buf out;
+    int done;
+    /* the first failed record: its index (SIZE_MAX: none) and message */
+    size_t fail_at;
+    char *fail_msg;
+    uint64_t n_failed;
+} block;
+
+typedef struct pool {
+    const cli_options *o;
+    block *blocks;
+    size_t n_blocks;
+    uint64_t submitted, taken, written;
+    int quit;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    int nullable;
+    /* --on-error null: totals, and the first failure */
+    uint64_t n_failed;
+    char *first_fail;
+} pool;
+
+static block *slot(pool *p, uint64_t seq)
+{
+    return &p->blocks[seq % p->n_blocks];
+}
+
+static void fail_record(block *b, size_t r, char *msg, int keep_going)
+{
+    if (b->fail_at == SIZE_MAX) {
+        b->fail_at = r;
+        b->fail_msg = msg;
+    } else
+        free(msg);
+    b->n_failed++;
+    (void)keep_going;
+}
+
+static void work_block(pool *p, block *b)
+{
+    const cli_options *o = p->o;
+    const wj_function *fn = o->fn;
+    cli_field fields[MAX_FIELDS];
+    wj_arg args[MAX_FIELDS + 64];
+    size_t r, start = 0, n_fixed = fn->n_params ? MAX_FIELDS : 0;
+    char num[32];
+
+    b->out.len = 0;
+    for (r = 0; r < b->n_rec; r++) {
+        size_t end = b->ends[r], nf = 0, na = 0, k;
+        wj_result res;
+        wj_error err;
+        wj_code rc;
+        char *msg = NULL;
+        const char *text = NULL;
+        size_t len = 0;
+
+        if (n_fixed)
+            nf = cli_record_fields(o->format, b->in + start, end - start,
+                                   o->columns, fields, MAX_FIELDS);
+        start = end;
+        if (nf == (size_t)-1) {
+            size_t ml = strlen(fn->name) + 40;
+            msg = malloc(ml);
+            if (msg)
+                snprintf(msg, ml, "%s: wrong number of arguments", fn->name);
+        } else {
+            for (k = 0; k < nf; k++) {
+                args[na].ptr = fields[k].ptr;
+                args[na++].len = fields[k].len;
+            }
+            for (k = 0; k < o->n_args && na < sizeof args / sizeof *args; k++) {
+                args[na].ptr = o->args[k];
+                args[na++].len = strlen(o->args[k]);
+            }
+            rc = wj_function_call(fn, args, na, NULL, &res, &err);
+            if (rc != WJ_OK)
+                msg = wj_error_message(&err, fn->name, NULL, NULL);
+            else if (!res.is_null) {
+                if (fn->result == WJ_RESULT_INTEGER) {
+                    len = (size_t)snprintf(num, sizeof num, "%" PRId64,
+                                           res.integer);
+                    text = num;
+                } else if (fn->result == WJ_RESULT_DIGEST) {
+                    text = res.digest;
+                    len = WJ_DIGEST_HEX_SIZE - 1;
+                } else {
+                    text = res.text;
+                    len = res.len;
+                }
+                if (o->format == FORMAT_LINES && memchr(text, '\n', len)) {
+                    size_t ml = strlen(fn->name) + 80;
+                    msg = malloc(ml);
+                    if (msg)
+                        snprintf(msg, ml,
+                                 "%s: the result holds a line break; use "
+                                 "--format tsv or rowbinary",
+                                 fn->name);
+                    wj_result_free(NULL, &res);
+                }
+            }
+            if (!msg && rc == WJ_OK) {
+                if (cli_write_result(&b->out, o->format, text, len,
+                                     res.is_null, p->nullable, o->null_text))
+                    msg = NULL, rc = WJ_ERR_NOMEM;
+                wj_result_free(NULL, &res);
+                if (rc == WJ_OK)
+                    continue;
+            }
+        }
+        if (!msg) {
+            msg = strdup("out of memory");
+        }
+        fail_record(b, r, msg, o->on_error_null);
+        if (!o->on_error_null)
+            return;
+        cli_write_result(&b->out, o->format, NULL, 0, 1, p->nullable,
+                         o->null_text);
+    }
+}
+
+static void *worker(void *arg)
+{
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        block *b;
+        while (!p->quit && p->taken == p->submitted)
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->taken == p->submitted)
+            break;
+        b = slot(p, p->taken++);
+        pthread_mutex_unlock(&p->mu);
+        work_block(p, b);
+        pthread_mutex_lock(&p->mu);
+        b->done = 1;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+/* Writes block seq (waiting for it): 0, or the exit status to stop with. */
+static int write_block(pool *p, uint64_t seq)
+{
+    block *b = slot(p, seq);
+    pthread_mutex_lock(&p->mu);
+    while (!b->done)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    p->written = seq + 1;
+    if (b->out.len && cli_write_all(1, b->out.ptr, b->out.len)) {
+        cli_error("standard output: %s", strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (b->fail_at != SIZE_MAX) {
+        const char *file = b->file;
+        uint64_t line = b->first_line + b->fail_at;
+        if (!p->o->on_error_null) {
+            cli_error("%s:%" PRIu64 ": %s", file, line, b->fail_msg);
+            return EXIT_FAILED;
+        }
+        if (!p->first_fail) {
+            size_t ml = strlen(file) + strlen(b->fail_msg) + 32;
+            p->first_fail = malloc(ml);
+            if (p->first_fail)
+                snprintf(p->first_fail, ml, "%s:%" PRIu64 ": %s", file, line,
+                         b->fail_msg);
+        }
+        p->n_failed += b->n_failed;
+    }
+    return 0;
+}
+
+/* Writes every block that is done, in order, without waiting. */
+static int write_ready(pool *p)
+{
+    while (p->written < p->submitted) {
+        int done;
+        pthread_mutex_lock(&p->mu);
+        done = slot(p, p->written)->done;
+        pthread_mutex_unlock(&p->mu);
+        if (!done)
+            return 0;
+        if ((done = write_block(p, p->written)))
+            return done;
+    }
+    return 0;
+}
+
+static int write_all_blocks(pool *p)
+{
+    while (p->written < p->submitted) {
+        int st = write_block(p, p->written);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+/* The block to fill next (its slot written out first); 0 or a status. */
+static int take_slot(pool *p, block **out)
+{
+    block *b;
+    int st;
+    if (p->submitted >= p->n_blocks && p->written <= p->submitted - p->n_blocks)
+        if ((st = write_block(p, p->submitted - p->n_blocks)))
+            return st;
+    b = slot(p, p->submitted);
+    b->in_len = b->n_rec = 0;
+    b->done = 0;
+    b->fail_at = SIZE_MAX;
+    free(b->fail_msg);
+    b->fail_msg = NULL;
+    b->n_failed = 0;
+    *out = b;
+    return 0;
+}
+
+static void submit(pool *p)
+{
+    pthread_mutex_lock(&p->mu);
+    p->submitted++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+    size_t c = *cap ? *cap : BLOCK_BYTES + READ_BYTES;
+    char *n;
+    if (need <= *cap)
+        return 0;
+    while (c < need)
+        c *= 2;
+    n = realloc(*buf, c);
+    if (!n)
+        return -1;
+    *buf = n;
+    *cap = c;
+    return 0;
+}
+
+static int add_end(block *b, size_t end)
+{
+    if (b->n_rec == b->ends_cap) {
+        size_t c = b->ends_cap ? b->ends_cap * 2 : 4096;
+        size_t *n = realloc(b->ends, c * sizeof *n);
+        if (!n)
+            return -1;
+        b->ends = n;
+        b->ends_cap = c;
+    }
+    b->ends[b->n_rec++] = end;
+    return 0;
+}
+
+/* One input file through the pool; 0 or the exit status to stop with. */
+static int run_file(pool *p, const char *name, uint64_t *line_no,
+                    uint64_t *progress)
+{
+    const cli_options *o = p->o;
+    cli_source src;
+    block *b;
+    size_t parsed = 0;   /* bytes of b->in split into records */
+    uint64_t chunk_left = 0;
+    int st = 0, at_end = 0;
+    const char *shown = name;
+
+    if (cli_source_open(&src, name, progress))
+        return EXIT_USAGE;
+    if ((st = take_slot(p, &b)))
+        goto out;
+    b->file = shown;
+    b->first_line = *line_no;
+    while (!at_end) {
+        long n;
+        if (!cli_source_ready(&src)) {
+            /* The input pauses: finish and write what was read. */
+            if (b->n_rec) {
+                size_t tail = b->in_len - parsed;
+                block *nb;
+                char *keep = NULL;
+                if (tail && !(keep = malloc(tail))) {
+                    st = EXIT_USAGE;
+                    cli_error("out of memory");
+                    goto out;
+                }
+                if (tail)
+                    memcpy(keep, b->in + parsed, tail);
+                b->in_len = parsed;
+                submit(p);
+                if ((st = take_slot(p, &nb))) {
+                    free(keep);
+                    goto out;
+                }
+                b = nb;
+                b->file = shown;
+                b->first_line = *line_no;
+                if (grow(&b->in, &b->in_cap, tail + READ_BYTES)) {
+                    free(keep);
+                    st = EXIT_USAGE;
+                    cli_error("out of memory");
+                    goto out;
+                }
+                if (tail)
+                    memcpy(b->in, keep, tail);
+                free(keep);
+                b->in_len = tail;
+                parsed = 0;
+            }
+            if ((st = write_all_blocks(p)))
+                goto out;
+        }
+        if (grow(&b->in, &b->in_cap, b->in_len + READ_BYTES)) {
+            st = EXIT_USAGE;
+            cli_error("out of memory");
+            goto out;
+        }
+        n = cli_source_read(&src, b->in + b->in_len, b->in_cap - b->in_len,
+                            &st);
+        if (n < 0)
+            goto out;
+        if (n == 0)
+            at_end = 1;
+        b->in_len += (size_t)n;
+        /* Split what was read into records. */
+        for (;;) {
+            size_t len, avail = b->in_len - parsed;
+            int bad = 0;
+            if (avail == 0)
+                break;
+            if (o->format == FORMAT_LINES)
+                len = cli_record_end_lines(b->in + parsed, avail);
+            else if (o->format == FORMAT_TSV)
+                len = cli_record_end_tsv(b->in + parsed, avail);
+            else
+                len = cli_record_end_rowbinary(b->in + parsed, avail,
+                                               o->columns, &bad);
+            if (bad) {
+                write_all_blocks(p);
+                cli_error("%s:%" PRIu64 ": not RowBinary: a String length "
+                          "that is not a LEB128 number up to 2 GiB",
+                          strcmp(name, "-") ? name : "-", *line_no);
+                st = EXIT_FAILED;
+                goto out;
+            }
+            if (len == 0) {
+                if (!at_end)
+                    break;
+                if (o->format == FORMAT_ROWBINARY) {
+                    if ((st = write_all_blocks(p)) == 0) {
+                        cli_error("%s:%" PRIu64 ": the row ends early: a "
+                                  "String's length goes past the end of the "
+                                  "input",
+                                  name, *line_no);
+                        st = EXIT_FAILED;
+                    }
+                    goto out;
+                }
+                len = avail; /* a last line without \n */
+            }
+            if (o->chunk_header && o->format != FORMAT_ROWBINARY &&
+                chunk_left == 0) {
+                /* ClickHouse's send_chunk_header: the rows that follow. */
+                size_t k;
+                uint64_t v = 0;
+                for (k = 0; k < len && b->in[parsed + k] >= '0' &&
+                            b->in[parsed + k] <= '9';
+                     k++)
+                    v = v * 10 + (uint64_t)(b->in[parsed + k] - '0');
+                if (k == 0 || (k < len && b->in[parsed + k] != '\n' &&
+                               b->in[parsed + k] != '\r')) {
+                    write_all_blocks(p);
+                    cli_error("%s:%" PRIu64 ": expected a chunk header (a row "
+                              "count on a line of its own)",
+                              name, *line_no);
+                    st = EXIT_FAILED;
+                    goto out;
+                }
+                chunk_left = v;
+                /* drop the header line from the block */
+                memmove(b->in + parsed, b->in + parsed + len,
+                        b->in_len - parsed - len);
+                b->in_len -= len;
+                continue;
+            }
+            if (chunk_left)
+                chunk_left--;
+            if (add_end(b, parsed + len)) {
+                st = EXIT_USAGE;
+                cli_error("out of memory");
+                goto out;
+            }
+            parsed += len;
+            ++*line_no;
+        }
+        if (parsed >= BLOCK_BYTES || (at_end && b->n_rec)) {
+            size_t tail = b->in_len - parsed;
+            block *nb;
+            b->in_len = parsed;
+            submit(p);
+            if ((st = take_slot(p, &nb)))
+                goto out;
+            if (grow(&nb->in, &nb->in_cap, tail + READ_BYTES)) {
+                st = EXIT_USAGE;
+                cli_error("out of memory");
+                goto out;
+            }
+            memcpy(nb->in, b->in + parsed, tail);
+            nb->in_len = tail;
+            parsed = 0;
+            b = nb;
+            b->file = shown;
+            b->first_line = *line_no;
+            if ((st = write_ready(p)))
+                goto out;
+        }
+    }
+out:
+    cli_source_close(&src);
+    return st;
+}
+
+int cli_run_function(const cli_options *o)
+{
+    pool p;
+    pthread_t *threads;
+    size_t k, nfiles = o->n_files;
+    static const char *stdin_only[] = {"-"};
+    const char **files = nfiles ? o->files : stdin_only;
+    int st = 0;
+    uint64_t progress_bytes = 0, total = 0;
+    cli_progress *bar = NULL;
+    int show = o->progress;
+
+    if (!nfiles)
+        nfiles = 1;
+    memset(&p, 0, sizeof p);
+    p.o = o;
+    p.nullable = o->on_error_null || (o->fn->flags & WJ_FN_MAY_BE_NULL);
+    p.n_blocks = 2 * (size_t)o->jobs + 2;
+    p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
+    threads = calloc(o->jobs, sizeof *threads);
+    if (!p.blocks || !threads) {
+        cli_error("out of memory");
+        return EXIT_USAGE;
+    }
+    for (k = 0; k < p.n_blocks; k++)
+        p.blocks[k].fail_at = SIZE_MAX;
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.work, NULL);
+    pthread_cond_init(&p.done, NULL);
+    for (k = 0; k < o->jobs; k++)
+        pthread_create(&threads[k], NULL, worker, &p);
+
+    if (show < 0)
+        show = isatty(2);
+    if (show) {
+        int known = 1;
+        for (k = 0; k < nfiles; k++) {
+            struct stat sb;
+            if (strcmp(files[k], "-") == 0 || stat(files[k], &sb) ||
+                !S_ISREG(sb.st_mode))
+                known = 0;
+            else
+                total += (uint64_t)sb.st_size;
+        }
+        bar = cli_progress_start(known ? total : 0, &progress_bytes);
+    }
+    for (k = 0; k < nfiles && !st; k++) {
+        uint64_t line = 1;
+        st = run_file(&p, files[k], &line, &progress_bytes);
+    }
+    if (!st)
+        st = write_all_blocks(&p);
+    pthread_mutex_lock(&p.mu);
+    p.quit = 1;
+    p.submitted = p.taken; /* nothing more to take */
+    pthread_cond_broadcast(&p.work);
+    pthread_mutex_unlock(&p.mu);
+    for (k = 0; k < o->jobs; k++)
+        pthread_join(threads[k], NULL);
+    cli_progress_stop(bar);
+    if (!st && p.n_failed) {
+        cli_error("%" PRIu64 " %s failed; the first: %s", p.n_failed,
+                  cli_plural(p.n_failed, "record", "records"),
+                  p.first_fail ? p.first_fail : "(out of memory)");
+    }
+    for (k = 0; k < p.n_blocks; k++) {
+        free(p.blocks[k].in);
+        free(p.blocks[k].ends);
+        free(p.blocks[k].fail_msg);
+        cli_buf_free(&p.blocks[k].out);
+    }
+    free(p.blocks);
+    free(threads);
+    free(p.first_fail);
+    return st;
+}
