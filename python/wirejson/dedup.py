@@ -540,7 +540,7 @@ def run(client, inputs, key, member, out, stage=None):
 
             meta = stage_of({client.submit(
                 map_partition, p, key, member, nbuckets, work,
-                key="wirejson-map-%s-%d" % (token, p[0]), retries=2): p[0]
+                key="wirejson-map-%s-%d" % (token, p[0])): p[0]
                 for p in parts})
             meta = [meta[i] for i in range(n)]
             per = stage_of({client.submit(
@@ -548,7 +548,7 @@ def run(client, inputs, key, member, out, stage=None):
                 [(i, m["bounds"][h], m["bounds"][h + 1])
                  for i, m in enumerate(meta)
                  if m["bounds"][h + 1] > m["bounds"][h]],
-                key="wirejson-reduce-%s-%d" % (token, h), retries=2): h
+                key="wirejson-reduce-%s-%d" % (token, h)): h
                 for h in range(nbuckets)})
             # Where each file's winners are in each bucket's win-<h>.
             first_part = [None] * nfiles
@@ -577,7 +577,7 @@ def run(client, inputs, key, member, out, stage=None):
             written = stage_of({client.submit(
                 write_file, fi, inputs[fi][0], by_file[fi], file_ranges[fi],
                 work, new, names,
-                key="wirejson-write-%s-%d" % (token, fi), retries=2): fi
+                key="wirejson-write-%s-%d" % (token, fi)): fi
                 for fi in range(nfiles)})
         finally:
             progress.close()
