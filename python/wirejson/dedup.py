@@ -46,6 +46,7 @@ import gzip
 import heapq
 import json
 import logging
+import mmap
 import os
 import shutil
 import struct
@@ -294,26 +295,34 @@ def write_file(fi, shown, bases, ranges, work, out, part_name):
     tmps = ["%s.tmp-%s" % (path, attempt) for path in paths]
     written = 0
     cand = {}
+    # The counts line as json.dumps writes it, the file name spelled once.
+    head, tail = _counts_line("\0", 0, shown, 0).split(b'"\\u0000", "count": 0')
+    head += b'"%s", "count": %d'
+    tail = tail[:-len(b"0}}\n")]  # then the line number, "}}" and "\n"
     try:
         with open(tmps[0], "wb") as unique, open(tmps[1], "wb") as counts:
+            uwrite, cwrite = unique.write, counts.write
             for i, line, k, count, off, length in heapq.merge(*streams):
-                f = cand.get(i)
-                if f is None:
-                    f = cand[i] = open(os.path.join(work, "cand-%d" % i), "rb")
-                f.seek(off)
-                text = f.read(length)
-                if len(text) != length:
+                m = cand.get(i)
+                if m is None:
+                    with open(os.path.join(work, "cand-%d" % i), "rb") as f:
+                        size = os.fstat(f.fileno()).st_size
+                        m = cand[i] = mmap.mmap(f.fileno(), 0,
+                                                access=mmap.ACCESS_READ) \
+                            if size else b""
+                if off + length > len(m):
                     raise RuntimeError("cand-%d is shorter than its job wrote "
                                        "it" % i)
-                unique.write(text + b"\n")
-                counts.write(_counts_line(k.hex(), count, shown,
-                                          bases[i] + line))
+                uwrite(m[off:off + length] + b"\n")
+                cwrite(head % (k.hex().encode(), count) + tail +
+                       b"%d}}\n" % (bases[i] + line))
                 written += 1
         for tmp, path in zip(tmps, paths):
             os.replace(tmp, path)
     finally:
-        for f in cand.values():
-            f.close()
+        for m in cand.values():
+            if isinstance(m, mmap.mmap):
+                m.close()
         for tmp in tmps:
             try:
                 os.unlink(tmp)
