@@ -5,9 +5,10 @@
         [--member NAME] [--workers N | --scheduler ADDRESS]
         --out DIR FILE...
 
-reads JSON Lines files (gzip when the name ends in .gz), keys each line's
-body (the line, or its member NAME) by data_digest or by messages_digest of
-its "messages", and writes into DIR:
+reads JSON Lines files (gzip recognised by its magic bytes; a FILE may be
+a directory, its regular files read recursively in the byte order of their
+names, or a glob), keys each line's body (the line, or its member NAME) by
+data_digest or by messages_digest of its "messages", and writes into DIR:
 
   unique/part-NNNNN.jsonl  the first line of each key, byte for byte, in the
                            order of first occurrence; part k holds the keys
@@ -15,8 +16,9 @@ its "messages", and writes into DIR:
                            the parts read in name order are in file order
   counts/part-NNNNN.jsonl  {"key": K, "count": N, "first": {"file": F,
                            "line": L}} for the same keys in the same order
-                           (F the path as given on the command line, L
-                           counted from 1, blank lines included)
+                           (F the path as given on the command line, or
+                           a directory argument joined with the relative
+                           path; L counted from 1, blank lines included)
   summary.json             {"lines", "valid", "invalid", "distinct",
                            "duplicates", "errors": [{"file", "line",
                            "error"}, ...]}: non-blank lines read, those that
@@ -26,15 +28,22 @@ its "messages", and writes into DIR:
 
 How it runs: plain files are cut into byte ranges at line boundaries, a gzip
 file is one partition read as a stream; no file is ever held whole, by the
-client or a worker.  Each partition is read by a task that keeps only
-(count, first line number) per key, split into hash buckets; one task per
-bucket merges the partitions in order (first occurrence = the earliest
-partition, then the earliest line); one task per partition then reads it
-again and returns the first lines of the keys first seen there, which the
-client writes in partition order.  Nothing in the output depends on how the
-input was partitioned or how many workers ran it.  The workers must be able
-to import wirejson and read the files by the client's absolute paths (on a
-cluster of many machines: the same install and shared storage).
+client or a worker.  The input is read and keyed once, and the workers
+write the output: a map task per partition writes the partition's first
+line of each key (its candidates) and a spill of (key, count, first line,
+offset) records by hash bucket; a reduce task per bucket merges the spills
+in partition order (first occurrence = the earliest partition, then the
+earliest line) and writes the winners; a write task per input file
+assembles unique/ and counts/ part from the winners and the candidates.
+The client sends plans and gathers per-partition counts and the first
+errors, never lines.  Everything is built in a staging folder beside DIR
+and moved in by renames at the end, so DIR is either the new output or as
+it was; each task writes under names unique to its attempt and renames, so
+a task the scheduler runs again (a worker lost) leaves the same files.
+Nothing in the output depends on how the input was partitioned or how many
+workers ran it.  The workers must be able to import wirejson and read the
+files and the staging folder by the client's absolute paths (on a cluster
+of many machines: the same install and shared storage).
 
 WIREJSON_DEDUP_PARTITION_BYTES sets the size of the byte ranges (default:
 the input spread over four tasks a worker, between 1 MiB and 64 MiB).
@@ -657,9 +666,11 @@ def parse_args(argv):
                        help="run on the existing scheduler at ADDRESS "
                             "(e.g. tcp://10.0.0.1:8786)")
     p.add_argument("--out", metavar="DIR", required=True,
-                   help="the output folder (created; earlier parts replaced)")
+                   help="the output folder (created, or its unique/, counts/ and "
+                        "summary.json replaced at the end)")
     p.add_argument("files", metavar="FILE", nargs="+",
-                   help="JSON Lines files, gzip when the name ends in .gz")
+                   help="JSON Lines files (gzip by its magic bytes), directories "
+                        "(read recursively) or globs")
     return p.parse_args(argv)
 
 
