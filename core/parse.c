@@ -39,7 +39,9 @@ typedef struct parser {
     size_t names_len;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
-    int records; /* values get records (else only member names do) */
+    int records;    /* values get records (else only member names do) */
+    size_t poll_at; /* the offset at which to ask the interrupted hook next
+                       (SIZE_MAX: there is none) */
     wj_error *err;
 } parser;
 
@@ -82,6 +84,14 @@ static const unsigned char rewritten_escape[256] = {
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {
     return wj_fail(p->err, code, offset, msg);
+}
+
+/* Asks the interrupted hook, due once a MiB of input (p->poll_at), having
+ * reached offset at. */
+static __attribute__((noinline)) wj_code poll_hook(parser *p, size_t at)
+{
+    p->poll_at = at + WJ_POLL_BYTES;
+    return wj_interrupted(p->doc->alloc) ? wj_fail_interrupted(p->err) : WJ_OK;
 }
 
 static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
@@ -444,6 +454,8 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
 
     for (;;) {
         unsigned char c;
+        if (i >= p->poll_at && poll_hook(p, i) != WJ_OK)
+            return WJ_ERR_INTERRUPTED;
         if (i >= len)
             return fail_syntax(p, len, NULL);
         c = s[i];
@@ -479,11 +491,17 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
                 if (s[i] >= WJ_UTF8_UTF16_ORDER_LEAD)
                     flags |= WJ_STR_UTF16;
                 i += k;
-            } while (i < len && s[i] >= 0x80);
+            } while (i < len && s[i] >= 0x80 && i < p->poll_at);
+            if (i < len && s[i] >= 0x80)
+                continue; /* stopped at p->poll_at: the hook is due */
         }
 #if WJ_HAVE_AVX2_PATH
-        if (avx2 && i >= 3)
-            i = wj_string_skip_avx2(s, i, len, &flags);
+        if (avx2 && i >= 3) /* its blocks stop where the hook is due */
+            i = wj_string_skip_avx2(s, i,
+                                    len < p->poll_at ? len
+                                    : i > p->poll_at ? i
+                                                     : p->poll_at,
+                                    &flags);
 #endif
         i = scan_plain(s, i, len);
     }
@@ -775,6 +793,8 @@ value:
         return rc;
 
 after_value:
+    if (p->pos >= p->poll_at && (rc = poll_hook(p, p->pos)) != WJ_OK)
+        return rc;
     skip_space(p);
     if (depth == 0) {
         if (p->pos != p->len)
@@ -894,6 +914,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.records = !(opts & WJ_PARSE_VERDICT_ONLY);
     p.doc = doc;
     p.err = err;
+    p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
     doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
     doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
     p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);

@@ -81,9 +81,10 @@ static uint32_t scratch_push(render *r, uint32_t n)
     return at;
 }
 
+/* Out of memory, or interrupted when the hook stopped the buffer's growth. */
 static wj_code nomem(render *r)
 {
-    return wj_fail_nomem(r->err);
+    return wj_buf_fail(r->buf, r->err);
 }
 
 /* Has the object of frame f written in the order of the scratch list at
@@ -352,8 +353,8 @@ static int put_scalar_array(render *r, uint32_t node)
         step = n - done < SCALAR_ARRAY_STEP ? n - done : SCALAR_ARRAY_STEP;
         if (wj_buf_reserve(r->buf, step) != 0)
             return -1;
-        r->buf->len += wj_copy_without_space(r->buf->ptr + r->buf->len,
-                                             text + done, step);
+        r->buf->len +=
+            wj_copy_without_space(r->buf->ptr + r->buf->len, text + done, step);
     }
     return 1;
 }
@@ -673,7 +674,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
     /* The walk's cursor points into the buffer: it must have a block (no
      * arithmetic on a NULL one). */
     if (wj_buf_reserve(buf, PUT_SLACK) != 0)
-        return wj_fail_nomem(err);
+        return wj_buf_fail(buf, err);
     memset(&r, 0, sizeof r);
     r.doc = doc;
     r.opts = opts;
