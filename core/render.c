@@ -262,6 +262,25 @@ static inline void put_input(cursor *c, const char *json, size_t len,
     c->at += n;
 }
 
+/* Copies a long scalar (a string of megabytes) a MiB at a time, each piece
+ * through room(): a digest's window stays small and the interrupted hook is
+ * asked as the copy goes. */
+static __attribute__((noinline)) wj_code put_long_input(render *r,
+                                                        cursor *out,
+                                                        uint32_t start,
+                                                        size_t n)
+{
+    while (n > 0) {
+        size_t piece = n < WJ_POLL_BYTES ? n : WJ_POLL_BYTES;
+        if (room(r->buf, out, piece + PUT_SLACK) != 0)
+            return nomem(r);
+        put_input(out, r->doc->json, r->doc->len, start, piece);
+        start += (uint32_t)piece;
+        n -= piece;
+    }
+    return WJ_OK;
+}
+
 /* Writes the string literal that opens at start again, re-escaping it
  * (through r->buf, out of line: most strings are copied as they are). */
 static __attribute__((noinline)) wj_code write_literal(render *r,
@@ -325,6 +344,8 @@ static inline wj_code put_scalar(render *r, cursor *out, uint32_t node, char c)
             return rc;
         }
     }
+    if (n > WJ_POLL_BYTES)
+        return put_long_input(r, out, start, n);
     if (room(r->buf, out, n + PUT_SLACK) != 0)
         return nomem(r);
     put_input(out, doc->json, doc->len, start, n);
