@@ -18,9 +18,9 @@
  *  - DuckDB issues #21537 and #26109: for agg(x ORDER BY y) and for a window
  *    whose frame is the whole partition, DuckDB calls update with one state
  *    (a constant vector) but passes it as an array of one state per row, so
- *    only states[0] is real.  Every state init makes is kept in a registry
- *    (a set of addresses); a row whose state pointer is not in it belongs to
- *    states[0].
+ *    only states[0] is real and reading far past it can fault.  Every state
+ *    init makes is kept in a registry (a set of addresses); when the second
+ *    entry is not in it, every row belongs to states[0].
  *  - an aggregate without a destructor is run as a streaming window, which
  *    gives wrong answers for running frames; this one has a destructor.
  */
@@ -169,25 +169,25 @@ static void messagesDigestAggUpdate(duckdb_function_info info,
     duckdb_vector v = duckdb_data_chunk_get_vector(input, 0);
     const duckdb_string_t *data = duckdb_vector_get_data(v);
     uint64_t *valid = duckdb_vector_get_validity(v);
-    agg_state *first = (agg_state *)states[0], *last = first;
+    agg_state *first = (agg_state *)states[0];
+    int constant = 0;
 
+    /* #21537: one state for every row (a constant vector) when the second
+     * entry, one slot past that state, is no state this aggregate made; a
+     * real array of states holds only states.  Nothing past that slot is
+     * read then. */
+    if (n > 1) {
+        pthread_mutex_lock(&registry_lock);
+        constant = registry_find((uintptr_t)states[1]) == SIZE_MAX;
+        pthread_mutex_unlock(&registry_lock);
+    }
     for (k = 0; k < n; k++) {
-        agg_state *s = (agg_state *)states[k];
+        agg_state *s = constant ? first : (agg_state *)states[k];
         wj_error err = WJ_ERROR_INIT;
         char hex[WJ_DIGEST_HEX_SIZE];
 
         if (valid && !duckdb_validity_row_is_valid(valid, k))
             continue; /* NULL rows are skipped */
-        if (k > 0 && s != last && s != first) {
-            /* a state this aggregate made, or not one at all (#21537) */
-            size_t slot;
-            pthread_mutex_lock(&registry_lock);
-            slot = registry_find((uintptr_t)s);
-            pthread_mutex_unlock(&registry_lock);
-            if (slot == SIZE_MAX)
-                s = first;
-        }
-        last = s;
         if (wj_message_digest(wirejson_string_ptr(&data[k]),
                               wirejson_string_len(&data[k]), NULL, 0, NULL,
                               hex, &err) != WJ_OK) {

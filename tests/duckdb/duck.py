@@ -38,9 +38,19 @@ class _String(ctypes.Structure):
 _lib = None
 
 
+def ensure_installed():
+    """Installs tests/duckdb/node_modules from package-lock.json when it is
+    missing (tools/test.sh does it before the tests too)."""
+    if not os.path.exists(LIB):
+        import subprocess
+        subprocess.run(["npm", "ci", "--prefix", HERE, "--no-audit", "--no-fund",
+                        "--loglevel=error"], check=True)
+
+
 def lib():
     global _lib
     if _lib is None:
+        ensure_installed()
         L = ctypes.CDLL(LIB)
         vp, u64, cp = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_char_p
         P = ctypes.POINTER
