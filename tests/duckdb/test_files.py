@@ -92,6 +92,12 @@ def main(argv):
         got = sorted(con.rows(f"SELECT data_digest(body), wire_json(body) FROM '{pq}'"))
         check("a Parquet column", got == want, f"{len(got)} rows")
 
+    # More trailing names than a call keeps on the stack, NULLs among them.
+    names = ", ".join([f"'n{i}'" for i in range(20)] + ["NULL"] * 3)
+    doc = '{"n19":{"b":1,"a":2},"z":{"b":1,"a":[1.0]}}'
+    sql = f"SELECT wire_json('{doc}', {names}), message_digest('{doc}', {names})"
+    check("23 trailing names", con.rows(sql)[0] == lite.execute(sql).fetchone())
+
     # 10,000 failing calls: each raises, none keeps memory.
     for _ in range(1000):
         try:
