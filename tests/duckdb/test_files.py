@@ -63,6 +63,16 @@ def main(argv):
                   for d in docs)
     want_unique = len({w[0] for w in want})
 
+    # The footer DuckDB reads: 22 bytes of Wasm section header, eight
+    # 32-byte fields (last first), 256 bytes of signature room.
+    with open(ext, "rb") as f:
+        tail = f.read()[-534:]
+    fields = [tail[22 + 32 * k:54 + 32 * k].rstrip(b"\0").decode() for k in range(8)]
+    check("metadata footer", tail[4:20] == b"duckdb_signature" and
+          fields[3:] == ["C_STRUCT", "v" + lite.execute("SELECT wirejson_version()").fetchone()[0],
+                         "v1.2.0", "linux_amd64", "4"] and tail[-256:] == bytes(256),
+          repr(fields))
+
     db = duck.Database()
     con = db.connect()
     con.execute(f"LOAD '{ext}'")
