@@ -142,7 +142,7 @@ static __attribute__((noinline)) size_t
 copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2")) {
+    if (WJ_AVX2_ON) {
         size_t from = i;
         i = copy_run_avx2(buf->ptr + buf->len, buf->ptr + buf->cap, s, i, limit,
                           text);
@@ -152,7 +152,7 @@ copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
     }
 #endif
 #if defined(__SSE2__)
-    while (limit - i >= 16 && buf->cap - buf->len >= 16)
+    while (limit - i >= WJ_BLOCK16 && buf->cap - buf->len >= 16)
         if (copy16(buf, s, &i, text))
             return i;
 #endif
@@ -172,7 +172,7 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
                               size_t limit, int text)
 {
 #if defined(__SSE2__)
-    if (limit - i >= 16 && buf->cap - buf->len >= 16 &&
+    if (limit - i >= WJ_BLOCK16 && buf->cap - buf->len >= 16 &&
         copy16(buf, s, &i, text))
         return i;
 #endif
@@ -272,7 +272,7 @@ static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
                         int wire)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (limit - i >= 32 && __builtin_cpu_supports("avx2")) {
+    if (limit - i >= 32 && WJ_AVX2_ON) {
         i = wire ? copy_wire_body_avx2(buf, s, i, limit)
                  : copy_canonical_body_avx2(buf, s, i, limit);
         if (i < limit && (s[i] == '\\' || s[i] == '"'))
@@ -541,6 +541,7 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
     int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
     int after_escape = 0; /* the last thing written was an escape (wire) */
 
+    (void)wj_simd(); /* decided before copy_run reads WJ_BLOCK16 */
     if (put_quote(buf) != 0)
         return -1;
     while (i < len) {
@@ -650,7 +651,7 @@ static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
     if (width == 1)
         return copy_run(buf, units, i, limit, 1);
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2")) {
+    if (WJ_AVX2_ON) {
         size_t j = copy_plain_units_avx2(buf, units, i, limit, width);
         if (j < limit && limit - j >= 16)
             return j; /* stopped at a unit that is not plain */
@@ -658,7 +659,7 @@ static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
     }
 #endif
 #if defined(__SSE2__)
-    while (limit - i >= 8 && buf->cap - buf->len >= 16) {
+    while (limit - i >= 8 && WJ_BLOCK16 == 16 && buf->cap - buf->len >= 16) {
         __m128i v;
         unsigned mask;
         if (width == 2) {
@@ -701,6 +702,7 @@ int wj_write_units(wj_buf *buf, const void *units, size_t n, int width,
     int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
     int after_escape = 0;
 
+    (void)wj_simd(); /* decided before copy_run reads WJ_BLOCK16 */
     if (put_quote(buf) != 0)
         return -1;
     while (i < n) {

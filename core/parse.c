@@ -105,7 +105,7 @@ static __attribute__((noinline)) void skip_space_run(parser *p)
     size_t i = p->pos, len = p->len;
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' ');
-    while (len - i >= 16) {
+    while (len - i >= WJ_BLOCK16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         unsigned other =
             ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) & 0xFFFFu;
@@ -324,11 +324,11 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
                                                         size_t i, size_t len)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2"))
+    if (WJ_AVX2_ON)
         return scan_plain_avx2(s, i, len);
 #endif
 #if defined(__SSE2__)
-    while (len - i >= 16)
+    while (len - i >= WJ_BLOCK16)
         if (scan16(s, &i))
             return i;
 #endif
@@ -342,7 +342,7 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
 static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 {
 #if defined(__SSE2__)
-    if (len - i >= 16 && scan16(s, &i))
+    if (len - i >= WJ_BLOCK16 && scan16(s, &i))
         return i;
 #endif
     return scan_plain_long(s, i, len);
@@ -439,7 +439,7 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     size_t len = p->len;
     uint8_t flags = 0;
 #if WJ_HAVE_AVX2_PATH
-    int avx2 = __builtin_cpu_supports("avx2");
+    int avx2 = WJ_AVX2_ON;
 #endif
 
     for (;;) {
@@ -879,6 +879,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     uint32_t first;
     wj_code rc;
 
+    (void)wj_simd(); /* decided before the inline steps read WJ_BLOCK16 */
     memset(doc, 0, sizeof *doc);
     doc->json = json;
     doc->len = len;
