@@ -15,6 +15,7 @@
  */
 #include "wj_internal.h"
 #include "simd.h"
+#include "escape_policy.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -30,8 +31,8 @@ typedef struct kept_escapes {
 } kept_escapes;
 
 #define KEPT(bytes) {bytes, (int)sizeof bytes - 1}
-static const kept_escapes wire_kept = KEPT("\"\\nrt");
-static const kept_escapes canonical_kept = KEPT("\"\\nrtbf");
+static const kept_escapes wire_kept = KEPT(WJ_ESC_WIRE_KEPT);
+static const kept_escapes canonical_kept = KEPT(WJ_ESC_CANONICAL_KEPT);
 
 static inline int is_kept(const kept_escapes *kept, char c)
 {
@@ -48,13 +49,11 @@ static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
 {
     uint32_t hi, lo;
     switch (raw[1]) {
-    case 'b': *cp = '\b'; return 2;
-    case 'f': *cp = '\f'; return 2;
-    case 'n': *cp = '\n'; return 2;
-    case 'r': *cp = '\r'; return 2;
-    case 't': *cp = '\t'; return 2;
-    case 'u': break;
-    default: *cp = (unsigned char)raw[1]; return 2; /* " \ / */
+#define DECODE_SHORT(code, letter, kept)                                       \
+    case letter: *cp = code; return 2;
+        WJ_SHORT_ESCAPES(DECODE_SHORT)
+#undef DECODE_SHORT
+    default: break; /* u */
     }
     hi = (uint32_t)wj_hex4((const unsigned char *)raw + 2);
     if (hi >= 0xD800 && hi <= 0xDBFF && avail >= 12 && raw[6] == '\\' &&
@@ -331,13 +330,12 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
 {
     char c;
     switch (cp) {
-    case '"': c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '\n': c = 'n'; break;
-    case '\r': c = 'r'; break;
-    case '\t': c = 't'; break;
-    case '\b': c = canonical ? 'b' : 0; break;
-    case '\f': c = canonical ? 'f' : 0; break;
+#define MANDATORY_SHORT(code, letter, kept)                                    \
+    case code:                                                                 \
+        c = (kept) & (canonical ? WJ_ESC_CANONICAL : WJ_ESC_WIRE) ? letter : 0; \
+        break;
+        WJ_SHORT_ESCAPES(MANDATORY_SHORT)
+#undef MANDATORY_SHORT
     default: c = 0; break;
     }
     if (c) {

@@ -20,6 +20,8 @@
 
 #include <stdlib.h>
 
+#include "escape_policy.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -66,18 +68,17 @@ static const unsigned char string_stop[256] = {
 };
 /* clang-format on */
 
-/* The letters after a backslash that need nothing more: " \\ / b f n r t. */
-/* clang-format off */
+/* The letters after a backslash that need nothing more: the short escapes
+ * (escape_policy.h). */
+#define SIMPLE_ESCAPE(cp, letter, kept) [letter] = 1,
 static const unsigned char simple_escape[256] = {
-    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
-    ['r'] = 1, ['t'] = 1,
-};
-/* WJ_STR_REWRITE for the simple escapes a rendering may spell otherwise:
- * \/ (written as /) and \b \f (the wire rendering's \u0008, \u000c). */
+    WJ_SHORT_ESCAPES(SIMPLE_ESCAPE)};
+/* WJ_STR_REWRITE for the short escapes a rendering spells otherwise (\/ as
+ * /, and the wire rendering's \u0008, \u000c for \b \f). */
+#define REWRITTEN_ESCAPE(cp, letter, kept)                                     \
+    [letter] = (kept) == (WJ_ESC_WIRE | WJ_ESC_CANONICAL) ? 0 : WJ_STR_REWRITE,
 static const unsigned char rewritten_escape[256] = {
-    ['/'] = WJ_STR_REWRITE, ['b'] = WJ_STR_REWRITE, ['f'] = WJ_STR_REWRITE,
-};
-/* clang-format on */
+    WJ_SHORT_ESCAPES(REWRITTEN_ESCAPE)};
 
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {

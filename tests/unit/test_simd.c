@@ -16,6 +16,7 @@
  *                          WIREJSON_SIMD=P.
  */
 #include "check.h"
+#include "escape_policy.h"
 #include "wj_internal.h"
 
 #include <stdint.h>
@@ -305,6 +306,22 @@ static void boundaries(const piece *pc, size_t at, int n_paths)
     }
 }
 
+/* The kept sets the SIMD compares take are the short-escape list's. */
+static void kept_sets_agree(void)
+{
+    char wire[16] = "", canonical[16] = "";
+    size_t nw = 0, nc = 0;
+#define COLLECT(code, letter, kept)                                            \
+    if ((kept)&WJ_ESC_WIRE)                                                    \
+        wire[nw++] = letter;                                                   \
+    if ((kept)&WJ_ESC_CANONICAL)                                               \
+        canonical[nc++] = letter;
+    WJ_SHORT_ESCAPES(COLLECT)
+#undef COLLECT
+    CHECK_BYTES(wire, nw, WJ_ESC_WIRE_KEPT);
+    CHECK_BYTES(canonical, nc, WJ_ESC_CANONICAL_KEPT);
+}
+
 int main(int argc, char **argv)
 {
     int best = best_path();
@@ -319,6 +336,7 @@ int main(int argc, char **argv)
         printf("WIREJSON_SIMD=%s: path %d of %d\n", argv[2], wj_simd(), best);
         return check_report("test_simd --path");
     }
+    kept_sets_agree();
     for (p = 0; p < sizeof pieces / sizeof *pieces; p++)
         for (at = 0; at < 70; at++)
             boundaries(&pieces[p], at, best);
