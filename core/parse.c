@@ -20,6 +20,8 @@
 
 #include <stdlib.h>
 
+#include "escape_policy.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -68,18 +70,17 @@ static const unsigned char string_stop[256] = {
 };
 /* clang-format on */
 
-/* The letters after a backslash that need nothing more: " \\ / b f n r t. */
-/* clang-format off */
+/* The letters after a backslash that need nothing more: the short escapes
+ * (escape_policy.h). */
+#define SIMPLE_ESCAPE(cp, letter, kept) [letter] = 1,
 static const unsigned char simple_escape[256] = {
-    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
-    ['r'] = 1, ['t'] = 1,
-};
-/* WJ_STR_REWRITE for the simple escapes a rendering may spell otherwise:
- * \/ (written as /) and \b \f (the wire rendering's \u0008, \u000c). */
+    WJ_SHORT_ESCAPES(SIMPLE_ESCAPE)};
+/* WJ_STR_REWRITE for the short escapes a rendering spells otherwise (\/ as
+ * /, and the wire rendering's \u0008, \u000c for \b \f). */
+#define REWRITTEN_ESCAPE(cp, letter, kept)                                     \
+    [letter] = (kept) == (WJ_ESC_WIRE | WJ_ESC_CANONICAL) ? 0 : WJ_STR_REWRITE,
 static const unsigned char rewritten_escape[256] = {
-    ['/'] = WJ_STR_REWRITE, ['b'] = WJ_STR_REWRITE, ['f'] = WJ_STR_REWRITE,
-};
-/* clang-format on */
+    WJ_SHORT_ESCAPES(REWRITTEN_ESCAPE)};
 
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {
@@ -115,7 +116,7 @@ static __attribute__((noinline)) void skip_space_run(parser *p)
     size_t i = p->pos, len = p->len;
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' ');
-    while (len - i >= 16) {
+    while (len - i >= WJ_BLOCK16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         unsigned other =
             ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) & 0xFFFFu;
@@ -334,11 +335,11 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
                                                         size_t i, size_t len)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2"))
+    if (WJ_AVX2_ON)
         return scan_plain_avx2(s, i, len);
 #endif
 #if defined(__SSE2__)
-    while (len - i >= 16)
+    while (len - i >= WJ_BLOCK16)
         if (scan16(s, &i))
             return i;
 #endif
@@ -352,7 +353,7 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
 static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 {
 #if defined(__SSE2__)
-    if (len - i >= 16 && scan16(s, &i))
+    if (len - i >= WJ_BLOCK16 && scan16(s, &i))
         return i;
 #endif
     return scan_plain_long(s, i, len);
@@ -449,7 +450,7 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     size_t len = p->len;
     uint8_t flags = 0;
 #if WJ_HAVE_AVX2_PATH
-    int avx2 = __builtin_cpu_supports("avx2");
+    int avx2 = WJ_AVX2_ON;
 #endif
 
     for (;;) {
@@ -899,6 +900,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     uint32_t first;
     wj_code rc;
 
+    (void)wj_simd(); /* decided before the inline steps read WJ_BLOCK16 */
     memset(doc, 0, sizeof *doc);
     doc->json = json;
     doc->len = len;

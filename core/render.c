@@ -64,18 +64,18 @@ static uint32_t scratch_push(render *r, uint32_t n)
 {
     uint32_t at = r->n_scratch;
     if (r->cap_scratch - at < n) {
-        uint32_t cap = r->cap_scratch ? r->cap_scratch : 64;
+        size_t bytes;
         uint32_t *p;
-        while (cap - at < n) {
-            if (cap > UINT32_MAX / 2)
-                return UINT32_MAX;
-            cap *= 2;
-        }
-        p = wj_realloc(r->doc->alloc, r->scratch, (size_t)cap * sizeof *p);
+        if (n > UINT32_MAX - 1 - at)
+            return UINT32_MAX;
+        p = wj_grow(r->doc->alloc, r->scratch,
+                    (size_t)r->cap_scratch * sizeof *p,
+                    ((size_t)at + n) * sizeof *p, 64 * sizeof *p,
+                    (size_t)(UINT32_MAX - 1) * sizeof *p, &bytes);
         if (!p)
             return UINT32_MAX;
         r->scratch = p;
-        r->cap_scratch = cap;
+        r->cap_scratch = (uint32_t)(bytes / sizeof *p);
     }
     r->n_scratch += n;
     return at;
@@ -109,11 +109,12 @@ static int string_value(render *r, uint32_t node, wj_span *out)
         return 0;
     }
     if (raw_len > r->cap_name) {
-        char *p = wj_realloc(r->doc->alloc, r->name, raw_len);
+        /* no decoded string is longer than the input */
+        char *p = wj_grow(r->doc->alloc, r->name, r->cap_name, raw_len, 64,
+                          doc->len, &r->cap_name);
         if (!p)
             return -1;
         r->name = p;
-        r->cap_name = raw_len;
     }
     out->ptr = r->name;
     out->len = wj_string_decode(raw, raw_len, r->name);
@@ -383,15 +384,17 @@ static int put_scalar_array(render *r, uint32_t node)
 /* Room for one more frame; 0, or -1 when out of memory. */
 static int frame_room(render *r)
 {
-    uint32_t cap = r->cap_frames ? r->cap_frames * 2 : 32;
+    size_t bytes;
     frame *p;
     if (r->depth < r->cap_frames)
         return 0;
-    p = wj_realloc(r->doc->alloc, r->frames, cap * sizeof *p);
+    p = wj_grow(r->doc->alloc, r->frames, (size_t)r->cap_frames * sizeof *p,
+                ((size_t)r->depth + 1) * sizeof *p, 32 * sizeof *p,
+                (size_t)UINT32_MAX * sizeof *p, &bytes);
     if (!p)
         return -1;
     r->frames = p;
-    r->cap_frames = cap;
+    r->cap_frames = (uint32_t)(bytes / sizeof *p);
     return 0;
 }
 

@@ -14,9 +14,47 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <stdatomic.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+/*
+ * The SIMD path the core takes (cpu.c): the fastest the processor has, or
+ * the one the environment variable WIREJSON_SIMD names when it has that
+ * one, else the best it has below it.  Decided once, at the first call;
+ * every SIMD dispatch in the core reads this one decision.
+ */
+enum { WJ_SIMD_SCALAR = 1, WJ_SIMD_SSE2 = 2, WJ_SIMD_AVX2 = 3 };
+/* Hidden, so that the loops reach these directly, not through the GOT. */
+#if defined(__GNUC__) || defined(__clang__)
+#define WJ_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define WJ_HIDDEN
+#endif
+extern WJ_HIDDEN _Atomic int wj_simd_chosen; /* 0 until decided */
+int wj_simd_decide(void);
+/* Makes the core take `path` from now on, whatever the processor has: for
+ * the tests, which run each path in one process. */
+void wj_simd_use(int path);
+static inline int wj_simd(void)
+{
+    int path = atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed);
+    return path ? path : wj_simd_decide();
+}
+/*
+ * The loops ask without deciding, in one compare: WJ_AVX2_ON is true once
+ * AVX2 is chosen; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
+ * a 16-byte step tests the bytes left against it instead of against 16.
+ * Until decided both say scalar, never a faster path; the entries that
+ * reach those loops (wj_doc_parse, the text writers) decide first.
+ */
+extern WJ_HIDDEN _Atomic size_t wj_simd_block16;
+#define WJ_AVX2_ON                                                             \
+    (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) ==            \
+     WJ_SIMD_AVX2)
+#define WJ_BLOCK16 atomic_load_explicit(&wj_simd_block16, memory_order_relaxed)
 
 /* ------------------------------------------------------------- allocation */
 
@@ -403,7 +441,7 @@ static inline uint32_t wj_plain_end(const char *json, size_t len, uint32_t at)
 {
     const char *quote;
 #if defined(__SSE2__)
-    if (len - at > 16) {
+    if (len - at > WJ_BLOCK16) {
         __m128i v =
             _mm_loadu_si128((const __m128i *)(const void *)(json + at + 1));
         unsigned m =
