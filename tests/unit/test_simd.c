@@ -186,7 +186,7 @@ static void compare(const char *what, const piece *pc, size_t at,
 static void put_string(outputs *o, int path, const char *text, size_t len,
                        int canonical)
 {
-    wj_buf buf = {NULL, 0, 0, NULL, NULL};
+    wj_buf buf = WJ_BUF_INIT(NULL);
     int rc = wj_write_text(&buf, text, len,
                            canonical ? WJ_QUOTE_CANONICAL : 0);
     CHECK(rc == 0 && buf.len <= MAX_OUT);
@@ -202,7 +202,7 @@ static void put_units(outputs *o, int path, const uint32_t *cps, size_t n,
 {
     uint16_t u16[MAX_OUT];
     size_t k, m = 0;
-    wj_buf buf = {NULL, 0, 0, NULL, NULL};
+    wj_buf buf = WJ_BUF_INIT(NULL);
     int rc;
     for (k = 0; k < n; k++) {
         if (width == 2 && cps[k] >= 0x10000) {
