@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Runs every `sql test=NAME` block of README.md, in order, on a real
+"""Runs every `sql test=NAME` block of docs/sqlite.md, in order, on a real
 database file holding demo/sample.jsonl, and checks each result against the
 Python oracle (sample_oracle.py over jcs.py) and against the results the
 page quotes ("-- result:" for the whole result, "-- first rows:" for its
@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sample_oracle  # noqa: E402
 
-DOC = os.path.join(sample_oracle.REPO, "README.md")
+DOC = os.path.join(sample_oracle.REPO, "docs", "sqlite.md")
 
 failures = []
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs the README's install-and-link examples, as a user would type them.
+"""Runs the install-and-link examples of the docs, as a user would type them.
 
-Blocks are taken in the order of the page:
+The pages are read in the order given, sharing one prefix and one user's
+folder (the first page installs); blocks are taken in the order of each page:
 - a fenced block whose info string names a file (```c file=digest.c) is
   written to that file in the user's folder;
 - in a ```console test=install block, each "$ CMD" (with "> " lines
@@ -14,13 +15,13 @@ A command is run by bash; the lines up to the next "$ " are its expected
 output, stdout and stderr together, exactly; a command shown without output
 must succeed, whatever it prints (build logs, linker notes).
 
-The page installs into /usr/local.  Here that prefix is a temporary folder:
+The pages install into /usr/local.  Here that prefix is a temporary folder:
 "/usr/local" in commands and files is replaced by it, a leading "sudo " is
 dropped, "sudo ldconfig" is skipped, and the places /usr/local stands in
 for are put in the environment (PATH, PKG_CONFIG_PATH, LD_LIBRARY_PATH,
 CMAKE_PREFIX_PATH, MANPATH), as they are for /usr/local on Debian.
 
-usage: check_shell_examples.py SOURCE_DIR FILE.md
+usage: check_shell_examples.py SOURCE_DIR FILE.md...
 """
 import os
 import re
@@ -63,9 +64,11 @@ def copy_source(src, dst):
 
 
 def main():
-    src, doc = os.path.abspath(sys.argv[1]), sys.argv[2]
-    with open(doc, encoding="utf-8") as f:
-        text = f.read()
+    src, docs = os.path.abspath(sys.argv[1]), sys.argv[2:]
+    text = ""
+    for doc in docs:
+        with open(doc, encoding="utf-8") as f:
+            text += f.read() + "\n"
     passed = failed = skipped = 0
     with tempfile.TemporaryDirectory() as work:
         tree, user, prefix = (os.path.join(work, d)

@@ -7,9 +7,14 @@
 - every builtin that wirejson.jq defines is described in BUILTINS;
 - every example of EXAMPLES ("$ command", continuation lines indented,
   then the expected output) prints exactly that, run by bash with wirejq on
-  PATH.
+  PATH;
+- with JQ_MD (docs/jq.md), the page and the manual agree: the options named
+  in the items of OPTIONS are those the manual's "Options and exit
+  statuses" section names in code spans (stacked short options like `-nr`
+  aside), and the builtins named in the items of BUILTINS are those of the
+  first column of the manual's Builtins table.
 
-usage: check_manpage.py WIREJQ_1 WIREJQ WIREJSON_JQ
+usage: check_manpage.py WIREJQ_1 WIREJQ WIREJSON_JQ [JQ_MD]
 """
 import os
 import re
@@ -47,6 +52,53 @@ def section(text, name):
         fail(f"no section {name}")
         return ""
     return m.group(1)
+
+
+OPTION = r"(?<![\w-])(--?[A-Za-z][\w-]*)"
+
+
+def items(sec):
+    """The term of each .TP item: the line after it, as text."""
+    return [unroff(t) for t in re.findall(r"^\.TP\n(.*)$", sec, re.M)]
+
+
+def doc_section(doc, heading):
+    m = re.search(r"^## %s\n(.*?)(?=^## |\Z)" % re.escape(heading), doc,
+                  re.S | re.M)
+    if not m:
+        fail(f"the manual has no section '{heading}'")
+        return ""
+    return m.group(1)
+
+
+def check_manual(page, manual_path):
+    """The man page's options and builtins are the manual's, both ways."""
+    with open(manual_path, encoding="utf-8") as f:
+        doc = f.read()
+    man_opts = set()
+    for term in items(section(page, "OPTIONS")):
+        man_opts |= set(re.findall(OPTION, term))
+    spans = " ".join(re.findall(r"`([^`]*)`",
+                                doc_section(doc, "Options and exit statuses")))
+    doc_opts = {o for o in re.findall(OPTION, spans)
+                if not re.fullmatch(r"-[A-Za-z]{2,}", o)}
+    man_builtins = set()
+    for term in items(section(page, "BUILTINS")):
+        man_builtins |= set(re.findall(r"(?<![$\w])([a-z_]+)\b", term))
+    doc_builtins = set()
+    for row in re.findall(r"^\| (.*?) \|", doc_section(doc, "Builtins"), re.M):
+        doc_builtins |= {m.group(1) for m in
+                         (re.match(r"(\w+)", s) for s in re.findall(r"`([^`]*)`", row))
+                         if m}
+    doc_builtins.discard("builtin")  # the table's header
+    for what, man, md in (("option", man_opts, doc_opts),
+                          ("builtin", man_builtins, doc_builtins)):
+        for name in sorted(man - md):
+            fail(f"{what} {name} is in the man page but not in {manual_path}")
+        for name in sorted(md - man):
+            fail(f"{what} {name} is in {manual_path} but not in the man page")
+    print(f"ok: {len(man_opts)} options and {len(man_builtins)} builtins "
+          f"compared with {os.path.basename(manual_path)}")
 
 
 def main():
@@ -108,6 +160,9 @@ def main():
             if got != want:
                 fail(f"example {cmd!r}:\n  expected {want}\n  got      {got}")
         print(f"ok: {len(examples)} examples run")
+
+    if len(sys.argv) > 4:
+        check_manual(page, sys.argv[4])
 
     for f in failures:
         print("FAIL: " + f)

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Runs every jq example of README.md, so the docs cannot drift.
+"""Runs every jq example of the given pages, so the docs cannot drift.
 
 A fenced block whose info string names a file (```json file=logs.jsonl)
 is written to that file first.  In a ```console block, a line "$ CMD" (with
 "> " lines continuing it) is run by bash in the same scratch folder, with
-`wirejq` on PATH; the lines up to the next "$ " are its expected output,
-stdout and stderr together, exactly.
+`wirejq` on PATH and
+as ./build/wirejq (where the build leaves it); the lines up to the next "$ " are its expected output,
+stdout and stderr together, exactly.  The pages share one scratch folder,
+in the order given.
 
-usage: check_docs.py WIREJQ FILE.md
+usage: check_docs.py WIREJQ FILE.md...
 """
 import os
 import re
@@ -36,14 +38,18 @@ def examples(block):
 
 
 def main():
-    wirejq, doc = os.path.abspath(sys.argv[1]), sys.argv[2]
-    with open(doc, encoding="utf-8") as f:
-        text = f.read()
+    wirejq, docs = os.path.abspath(sys.argv[1]), sys.argv[2:]
+    text = ""
+    for doc in docs:
+        with open(doc, encoding="utf-8") as f:
+            text += f.read() + "\n"
     passed = failed = 0
     with tempfile.TemporaryDirectory() as work:
         bindir = os.path.join(work, ".bin")
         os.mkdir(bindir)
         os.symlink(wirejq, os.path.join(bindir, "wirejq"))
+        os.mkdir(os.path.join(work, "build"))
+        os.symlink(wirejq, os.path.join(work, "build", "wirejq"))
         env = dict(os.environ, PATH=bindir + ":/usr/bin:/bin", HOME=work, LC_ALL="C.UTF-8")
         for info, body in FENCE.findall(text):
             m = re.search(r"\bfile=(\S+)", info)

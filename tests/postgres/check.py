@@ -17,7 +17,7 @@
   demo         text, json and jsonb columns over demo/sample.jsonl give the
                same digests, equal to tests/conv/jcs.py's (an independent
                RFC 8785 implementation)
-  readme       the README's PostgreSQL examples give the results shown
+  readme       docs/postgres.md's examples give the results shown
   limits       a small jsonb that spells gigabytes (1e131071): 54000 at the
                1 GB limit in bounded time and memory; numbers beyond a
                double's range are the text's range error at its offset;
@@ -602,14 +602,11 @@ def check_memory(c, cur):
 # --------------------------------------------------------------- readme
 
 def readme_blocks(top):
-    """The ```sql postgres blocks of the README's PostgreSQL section, in order
+    """The ```sql postgres blocks of docs/postgres.md, in order
     (the SQLite examples' test reads the plain ```sql blocks)."""
-    with open(os.path.join(top, "README.md"), encoding="utf-8") as f:
+    with open(os.path.join(top, "docs", "postgres.md"), encoding="utf-8") as f:
         text = f.read()
-    m = re.search(r"^## PostgreSQL\n(.*?)(?=^## )", text, re.S | re.M)
-    if not m:
-        return None
-    return re.findall(r"^```sql postgres\n(.*?)^```", m.group(1), re.S | re.M)
+    return re.findall(r"^```sql postgres\n(.*?)^```", text, re.S | re.M)
 
 
 def psql(c, dbname, sql):
@@ -626,7 +623,7 @@ def psql(c, dbname, sql):
 
 def check_readme(c):
     blocks = readme_blocks(c.args.top)
-    if not c.ok(blocks, "readme: no PostgreSQL section with sql blocks"):
+    if not c.ok(blocks, "readme: docs/postgres.md has no sql postgres blocks"):
         return
     n = 0
     for block in blocks:
@@ -645,7 +642,7 @@ def check_readme(c):
                     sql = []
         for stmt, want in stmts:
             if "create_distributed_table" in stmt or "run_command_on_workers" in stmt:
-                continue  # Citus: not on this server (see the README)
+                continue  # Citus: not on this server (see docs/postgres.md)
             got = psql(c, "wirejson_readme", stmt)
             if want:
                 n += 1

@@ -13,7 +13,7 @@
 #    postgres/test/expected/*.out, then tests/postgres/check.py (the SQL
 #    cases, the aggregate and window function, the index, parallel query,
 #    sessions at once, memory after failing calls, text/json/jsonb digests
-#    of the demo log, the README's examples).
+#    of the demo log, the examples of docs/postgres.md).
 # 3. Stops the server and removes the folder, also on failure.
 #
 # Needs postgresql-15, postgresql-server-dev-15 (pg_config, PGXS,

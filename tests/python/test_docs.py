@@ -1,19 +1,19 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Runs the examples of the README's Python section, so the docs cannot
+"""Runs the examples of docs/python.md (or of a page's Python section), so the docs cannot
 drift: every ```python block as doctest (one namespace, in order), every
 ```console test=python block command by command (the jq docs check runs
 the plain ```console blocks), each command's output compared with
 the lines shown under it.  Without pandas, `import pandas` gets a stand-in
 whose DataFrame column is a list and Series.map a plain list map: the same
-call.  In console blocks `python3` is this python3, a command ending in `&`
+call (na_action="ignore" leaving None and NaN as they are).  In console blocks `python3` is this python3, a command ending in `&`
 starts in the background (its process group stopped at the end), port 8786
 becomes a free one, and dask-scheduler / dask-worker are run as python3 -m
 distributed.cli.dask_scheduler / dask_worker (what those scripts run).  The
 commands run in a temporary folder where demo/ is the repository's.  The
 ```sh block (building, pip install) is what the build and python.pip run.
 
-usage: test_docs.py README.md SOURCE_DIR   (wirejson importable)
+usage: test_docs.py PAGE.md SOURCE_DIR   (wirejson importable)
 """
 
 import doctest
@@ -34,7 +34,9 @@ FAILURES = []
 def section(readme):
     with open(readme, encoding="utf-8") as f:
         text = f.read()
-    start = text.index("\n## Python: `wirejson`\n")
+    start = text.find("\n## Python: `wirejson`\n")
+    if start < 0:  # a page of its own: all of it
+        return text
     end = text.find("\n## ", start + 1)
     return text[start:end if end >= 0 else len(text)]
 
@@ -48,8 +50,11 @@ def pandas_stand_in():
     mod = types.ModuleType("pandas")
 
     class Series(list):
-        def map(self, fn):
-            return Series(map(fn, self))
+        def map(self, fn, na_action=None):
+            def missing(v):
+                return v is None or (isinstance(v, float) and v != v)
+            return Series(v if na_action == "ignore" and missing(v) else fn(v)
+                          for v in self)
 
         def nunique(self):
             return len(set(self))
@@ -76,8 +81,8 @@ def run_python(text):
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     globs = {}
     for k, block in enumerate(blocks(text, "python")):
-        test = parser.get_doctest(block, globs, "README python block %d" % (k + 1),
-                                  "README.md", 0)
+        test = parser.get_doctest(block, globs, "python block %d" % (k + 1),
+                                  "docs/python.md", 0)
         runner.run(test, clear_globs=False)
         globs = test.globs
     result = runner.summarize(verbose=False)
@@ -176,7 +181,7 @@ def main(readme, source):
     run_console(text, os.path.abspath(source))
     if not blocks(text, "console test=python"):
         FAILURES.append("no console block")
-    print("README Python section: %s" % ("ok" if not FAILURES else
+    print("Python docs: %s" % ("ok" if not FAILURES else
                                          "%d failures" % len(FAILURES)))
     return 1 if FAILURES else 0
 

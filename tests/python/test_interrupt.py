@@ -1,15 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """Ctrl-C stops a long call: a child process runs data_digest on a ~300 MB
-str while a timer thread sends it SIGINT after 0.3 s.  The module gives the
+str of numbers while a timer thread sends it SIGINT after 0.3 s.  The module gives the
 core an allocator whose interrupted hook runs the pending signal handlers;
 the call must raise KeyboardInterrupt (not a wirejson.Error, not a result)
-within 0.5 s of the signal.
-
-This passes only where the core asks wj_alloc's interrupted hook (about once
-a MiB of input read or output written, core/wirejson.h); until it does, the
-call runs to its end and the interrupt comes too late, which this test
-reports as such.
+within 0.5 s of the signal (the core asks the hook about once a MiB of
+input read or output written, core/wirejson.h).
 
 usage: test_interrupt.py   (wirejson importable, e.g. PYTHONPATH=build/python)
 """
