@@ -303,8 +303,8 @@ static const wj_function table[] = {
      EVERYWHERE | WJ_FN_MAY_BE_NULL,
      "the body with every top-level member NAME set to VALUE, no other byte "
      "changed", call_with_top_level},
-    {"tool_schemas", PARAMS(p_tool_schemas), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL,
+    {"tool_schemas", PARAMS(p_tool_schemas), WJ_RESULT_TEXTS,
+     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_NAMES_GIVEN,
      "each tool's value at PATH, as the exact text the client sent",
      call_tool_schemas},
     {"encode_with_schemas", PARAMS(p_encode), WJ_RESULT_JSON,
