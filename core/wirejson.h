@@ -452,6 +452,10 @@ typedef enum wj_result_kind {
                                      the document as raw text (a string) */
 #define WJ_FN_JQ_NAMES_GIVEN 0x0800u /* wirejq: the names are one argument that
                                         is always given (tool_schemas($path)) */
+#define WJ_FN_JQ_RAW_INPUT 0x1000u /* wirejq: a string input is the text itself
+                                      (a raw body), another value its JSON */
+#define WJ_FN_JQ_STRING_INPUT 0x2000u /* wirejq: the input must be a string,
+                                         the text itself (as NAME_text) */
 
 typedef struct wj_param {
     const char *name; /* as the docs call it: "X", "data_member", "texts" */
