@@ -273,7 +273,7 @@ static const wj_function table[] = {
     {"wire_json", PARAMS(p_wire), WJ_RESULT_JSON,
      EVERYWHERE | WJ_FN_JQ_TEXT,
      "the wire rendering: compact, sorted, a schema's properties in the "
-     "order of its required", call_wire_json},
+     "order of its required array", call_wire_json},
     {"wire_json_sorted", PARAMS(p_doc), WJ_RESULT_JSON,
      EVERYWHERE | WJ_FN_JQ_TEXT,
      "the wire rendering with every object sorted, no schema rule",

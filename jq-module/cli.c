@@ -28,6 +28,33 @@ jv wirejq_realpath(jv path)
     return path;
 }
 
+/* The builtins, from the table of functions: each with its arities, its
+ * NAME_text form (the same on a string of JSON text, read as SQL reads it),
+ * and its summary. */
+static void print_builtins(FILE *f)
+{
+    size_t n, k;
+    const wj_function *table = wj_functions(&n);
+    for (k = 0; k < n; k++) {
+        const wj_function *fn = &table[k];
+        int names = fn->n_params > 0 &&
+                    fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
+        int hi = fn->n_params > 0 ? (int)fn->n_params - 1 : 0;
+        int lo = names && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN) ? hi - 1 : hi;
+        if (!(fn->flags & WJ_FN_JQ))
+            continue;
+        fprintf(f, "  %s/%d", fn->name, lo);
+        if (hi > lo)
+            fprintf(f, ",%d", hi);
+        if (fn->flags & WJ_FN_JQ_TEXT) {
+            fprintf(f, ", %s_text/%d", fn->name, lo);
+            if (hi > lo)
+                fprintf(f, ",%d", hi);
+        }
+        fprintf(f, "\n      %s\n", fn->summary);
+    }
+}
+
 /* The help text is laid out as it prints. */
 /* clang-format off */
 static void print_header(const wirejq_cli *cli, FILE *f)
@@ -42,30 +69,15 @@ static void print_header(const wirejq_cli *cli, FILE *f)
             "Runs the jq filter on each JSON text of the files (or standard\n"
             "input) and writes its results as JSON, exactly as jq does, with\n"
             "these builtins added:\n"
-            "\n"
-            "  wire_json, wire_json($data_members)   the wire rendering (string)\n"
-            "  wire_json_sorted                      every object sorted (string)\n"
-            "  canonical_json                        RFC 8785 canonical JSON (string)\n"
-            "  data_digest                           SHA-256 of canonical_json\n"
-            "  message_digest, message_digest($ignored)  a chat message's digest\n"
-            "  messages_digest                       a conversation's digest\n"
-            "  canonical_arguments                   canonical tool-call arguments\n"
-            "  with_top_level($name; $value)         edit a raw body's member\n"
-            "  tool_schemas($path)                   each tool's raw schema text\n"
-            "  encode_with_schemas($texts)           tools spelled as on the wire\n"
-            "  wire_json_text, wire_json_text($data_members), wire_json_sorted_text,\n"
-            "  canonical_json_text, data_digest_text, message_digest_text,\n"
-            "  message_digest_text($ignored), messages_digest_text\n"
-            "                                        the same, on a string of JSON text\n"
-            "                                        read as SQL reads it\n"
-            "  wirejson_error                        null, or why a text is not valid\n"
-            "  prefix_digests                        messages_digest of each prefix\n"
+            "\n",
+            wj_version(), cli->progname, cli->progname, cli->progname);
+    print_builtins(f);
+    fprintf(f,
             "\n"
             "Example:\n"
             "\n"
             "\t$ echo '{\"b\":1,\"a\":2}' | %s -r data_digest\n"
             "\n",
-            wj_version(), cli->progname, cli->progname, cli->progname,
             cli->progname);
 }
 
