@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module_text.h"
 #include "wirejson.h"
 
 jv wirejq_realpath(jv path)
@@ -28,30 +29,43 @@ jv wirejq_realpath(jv path)
     return path;
 }
 
-/* The builtins, from the table of functions: each with its arities, its
- * NAME_text form (the same on a string of JSON text, read as SQL reads it),
- * and its summary. */
+/* Prints, for the row called name (len bytes), the forms wirejson.jq
+ * defines for it and for its NAME_text, as jq programs write them. */
+static void print_forms(FILE *f, const char *name, size_t len)
+{
+    const char *p = wirejq_module_text;
+    int first = 1;
+    while ((p = strstr(p, "def ")) != NULL) {
+        const char *form = p + 4, *end = strchr(form, ':');
+        size_t n = 0;
+        p = form;
+        if (!end)
+            break;
+        while (form + n < end && (isalnum((unsigned char)form[n]) ||
+                                  form[n] == '_'))
+            n++;
+        if ((n == len || (n == len + 5 && memcmp(form + len, "_text", 5) == 0))
+            && memcmp(form, name, len) == 0) {
+            fprintf(f, "%s%.*s", first ? "  " : ", ", (int)(end - form), form);
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+/* The builtins, from the table of functions: the forms wirejson.jq (made
+ * from the same table) defines, NAME_text ones (the same, on a string of
+ * JSON text, read as SQL reads it) included, and the row's summary. */
 static void print_builtins(FILE *f)
 {
     size_t n, k;
     const wj_function *table = wj_functions(&n);
     for (k = 0; k < n; k++) {
         const wj_function *fn = &table[k];
-        int names = fn->n_params > 0 &&
-                    fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
-        int hi = fn->n_params > 0 ? (int)fn->n_params - 1 : 0;
-        int lo = names && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN) ? hi - 1 : hi;
         if (!(fn->flags & WJ_FN_JQ))
             continue;
-        fprintf(f, "  %s/%d", fn->name, lo);
-        if (hi > lo)
-            fprintf(f, ",%d", hi);
-        if (fn->flags & WJ_FN_JQ_TEXT) {
-            fprintf(f, ", %s_text/%d", fn->name, lo);
-            if (hi > lo)
-                fprintf(f, ",%d", hi);
-        }
-        fprintf(f, "\n      %s\n", fn->summary);
+        print_forms(f, fn->name, strlen(fn->name));
+        fprintf(f, "      %s\n", fn->summary);
     }
 }
 

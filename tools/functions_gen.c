@@ -250,8 +250,8 @@ static void jq_module(buf *b)
             }
     }
     /* jq's `builtins` lists these too: they are builtins to a program */
-    put(b, "def __wirejson_builtins: builtins;\n");
-    put(b, "def builtins: __wirejson_builtins + [");
+    put(b, "def __wirejson_builtins: builtins; "
+           "def builtins: __wirejson_builtins + [");
     {
         int first = 1;
         for (k = 0; k < n_table; k++) {
