@@ -431,7 +431,9 @@ typedef enum wj_result_kind {
     WJ_RESULT_TEXT,    /* text that need not be JSON */
     WJ_RESULT_DIGEST,  /* 64 lowercase hex characters */
     WJ_RESULT_INTEGER, /* an integer */
-    WJ_RESULT_DIGESTS  /* a list of digests, as a JSON array of strings */
+    WJ_RESULT_DIGESTS, /* a list of digests, as a JSON array of strings */
+    WJ_RESULT_TEXTS    /* a list of texts, as a JSON array of strings and
+                          nulls (PostgreSQL json, a Python list, a jq array) */
 } wj_result_kind;
 
 /* wj_function.flags */
@@ -449,6 +451,12 @@ typedef enum wj_result_kind {
 #define WJ_FN_SQL (WJ_FN_SQLITE | WJ_FN_POSTGRES | WJ_FN_DUCKDB)
 #define WJ_FN_JQ_TEXT     0x0400u /* wirejq also has NAME_text, which takes
                                      the document as raw text (a string) */
+#define WJ_FN_JQ_NAMES_GIVEN 0x0800u /* wirejq: the names are one argument that
+                                        is always given (tool_schemas($path)) */
+#define WJ_FN_JQ_RAW_INPUT 0x1000u /* wirejq: a string input is the text itself
+                                      (a raw body), another value its JSON */
+#define WJ_FN_JQ_STRING_INPUT 0x2000u /* wirejq: the input must be a string,
+                                         the text itself (as NAME_text) */
 
 typedef struct wj_param {
     const char *name; /* as the docs call it: "X", "data_member", "texts" */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "module_text.h"
 #include "wirejson.h"
 
 jv wirejq_realpath(jv path)
@@ -26,6 +27,46 @@ jv wirejq_realpath(jv path)
     path = jv_string(resolved);
     free(resolved);
     return path;
+}
+
+/* Prints, for the row called name (len bytes), the forms wirejson.jq
+ * defines for it and for its NAME_text, as jq programs write them. */
+static void print_forms(FILE *f, const char *name, size_t len)
+{
+    const char *p = wirejq_module_text;
+    int first = 1;
+    while ((p = strstr(p, "def ")) != NULL) {
+        const char *form = p + 4, *end = strchr(form, ':');
+        size_t n = 0;
+        p = form;
+        if (!end)
+            break;
+        while (form + n < end && (isalnum((unsigned char)form[n]) ||
+                                  form[n] == '_'))
+            n++;
+        if ((n == len || (n == len + 5 && memcmp(form + len, "_text", 5) == 0))
+            && memcmp(form, name, len) == 0) {
+            fprintf(f, "%s%.*s", first ? "  " : ", ", (int)(end - form), form);
+            first = 0;
+        }
+    }
+    fputc('\n', f);
+}
+
+/* The builtins, from the table of functions: the forms wirejson.jq (made
+ * from the same table) defines, NAME_text ones (the same, on a string of
+ * JSON text, read as SQL reads it) included, and the row's summary. */
+static void print_builtins(FILE *f)
+{
+    size_t n, k;
+    const wj_function *table = wj_functions(&n);
+    for (k = 0; k < n; k++) {
+        const wj_function *fn = &table[k];
+        if (!(fn->flags & WJ_FN_JQ))
+            continue;
+        print_forms(f, fn->name, strlen(fn->name));
+        fprintf(f, "      %s\n", fn->summary);
+    }
 }
 
 /* The help text is laid out as it prints. */
@@ -42,30 +83,15 @@ static void print_header(const wirejq_cli *cli, FILE *f)
             "Runs the jq filter on each JSON text of the files (or standard\n"
             "input) and writes its results as JSON, exactly as jq does, with\n"
             "these builtins added:\n"
-            "\n"
-            "  wire_json, wire_json($data_members)   the wire rendering (string)\n"
-            "  wire_json_sorted                      every object sorted (string)\n"
-            "  canonical_json                        RFC 8785 canonical JSON (string)\n"
-            "  data_digest                           SHA-256 of canonical_json\n"
-            "  message_digest, message_digest($ignored)  a chat message's digest\n"
-            "  messages_digest                       a conversation's digest\n"
-            "  canonical_arguments                   canonical tool-call arguments\n"
-            "  with_top_level($name; $value)         edit a raw body's member\n"
-            "  tool_schemas($path)                   each tool's raw schema text\n"
-            "  encode_with_schemas($texts)           tools spelled as on the wire\n"
-            "  wire_json_text, wire_json_text($data_members), wire_json_sorted_text,\n"
-            "  canonical_json_text, data_digest_text, message_digest_text,\n"
-            "  message_digest_text($ignored), messages_digest_text\n"
-            "                                        the same, on a string of JSON text\n"
-            "                                        read as SQL reads it\n"
-            "  wirejson_error                        null, or why a text is not valid\n"
-            "  prefix_digests                        messages_digest of each prefix\n"
+            "\n",
+            wj_version(), cli->progname, cli->progname, cli->progname);
+    print_builtins(f);
+    fprintf(f,
             "\n"
             "Example:\n"
             "\n"
             "\t$ echo '{\"b\":1,\"a\":2}' | %s -r data_digest\n"
             "\n",
-            wj_version(), cli->progname, cli->progname, cli->progname,
             cli->progname);
 }
 

@@ -50,7 +50,7 @@ void wirejson_call_init(wirejson_call *call, sqlite3_context *ctx)
 
 const char *wirejson_func_name(sqlite3_context *ctx)
 {
-    return (const char *)sqlite3_user_data(ctx);
+    return ((const wj_function *)sqlite3_user_data(ctx))->name;
 }
 
 int wirejson_arg_json(wirejson_call *call, sqlite3_value *arg, const char *name,
@@ -90,45 +90,11 @@ int wirejson_arg_json(wirejson_call *call, sqlite3_value *arg, const char *name,
     return 0;
 }
 
-int wirejson_arg_names(wirejson_call *call, int argc, sqlite3_value **argv,
-                       wj_name **names, size_t *n_names)
-{
-    wj_name *v;
-    size_t n = 0;
-    int k;
-
-    *names = NULL;
-    *n_names = 0;
-    if (argc <= 0)
-        return 0;
-    v = sqlite3_malloc64((sqlite3_uint64)argc * sizeof *v);
-    if (!v) {
-        sqlite3_result_error_nomem(call->ctx);
-        return -1;
-    }
-    for (k = 0; k < argc; k++) {
-        const unsigned char *text;
-        if (sqlite3_value_type(argv[k]) == SQLITE_NULL)
-            continue; /* a NULL name is skipped */
-        text = sqlite3_value_text(argv[k]);
-        if (!text) {
-            sqlite3_free(v);
-            sqlite3_result_error_nomem(call->ctx);
-            return -1;
-        }
-        v[n].ptr = (const char *)text;
-        v[n].len = (size_t)sqlite3_value_bytes(argv[k]);
-        n++;
-    }
-    *names = v;
-    *n_names = n;
-    return 0;
-}
-
 void wirejson_result_error(wirejson_call *call, wj_code rc, const wj_error *err)
 {
-    char msg[256];
     wj_error e;
+    char *msg;
+    size_t len;
 
     if (rc == WJ_ERR_NOMEM && call->refused_by_size)
         rc = WJ_ERR_TOOBIG;
@@ -142,18 +108,15 @@ void wirejson_result_error(wirejson_call *call, wj_code rc, const wj_error *err)
     }
     e = *err;
     e.code = rc;
-    wj_error_format(&e, wirejson_func_name(call->ctx), msg, sizeof msg);
-    sqlite3_result_error(call->ctx, msg, -1);
-}
-
-int wirejson_has_json_arg(wirejson_call *call, int argc)
-{
-    wj_error err = WJ_ERROR_INIT;
-    if (argc >= 1)
-        return 1;
-    err.msg = "wrong number of arguments";
-    wirejson_result_error(call, WJ_ERR_ARGUMENT, &err);
-    return 0;
+    msg = wj_error_message(&e, wirejson_func_name(call->ctx),
+                           &wirejson_sqlite_alloc, &len);
+    if (!msg || len > INT_MAX) {
+        sqlite3_free(msg);
+        sqlite3_result_error_nomem(call->ctx);
+        return;
+    }
+    sqlite3_result_error(call->ctx, msg, (int)len);
+    sqlite3_free(msg);
 }
 
 void wirejson_result_digest(sqlite3_context *ctx,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ext.h - what the SQL functions of the wirejson extension share: argument
- * conversion, result and error reporting, and the callbacks each file
- * defines for the registration table in wirejson_ext.c.
+ * conversion, result and error reporting, and the aggregate's callbacks
+ * that wirejson_ext.c registers from the table of functions.
  */
 #ifndef WIREJSON_EXT_H
 #define WIREJSON_EXT_H
@@ -54,19 +54,11 @@ typedef struct wirejson_json {
 int wirejson_arg_json(wirejson_call *call, sqlite3_value *arg, const char *name,
                       wirejson_json *out);
 
-/* The non-NULL arguments argv[0..argc) as names, in *names (release with
- * sqlite3_free).  Returns 0, or -1 when out of memory (reported). */
-int wirejson_arg_names(wirejson_call *call, int argc, sqlite3_value **argv,
-                       wj_name **names, size_t *n_names);
-
 /* Reports rc (not WJ_OK) for the function named by the context's user data:
- * SQLITE_NOMEM, SQLITE_TOOBIG, or wj_error_format's message. */
+ * SQLITE_NOMEM, SQLITE_TOOBIG, or the message of wj_error_message (whole,
+ * however long). */
 void wirejson_result_error(wirejson_call *call, wj_code rc,
                            const wj_error *err);
-
-/* True when the call has at least one argument, the JSON text; else reports
- * "FUNC: wrong number of arguments" (for the functions of any arity). */
-int wirejson_has_json_arg(wirejson_call *call, int argc);
 
 /* A digest (64 hex characters) as the result. */
 void wirejson_result_digest(sqlite3_context *ctx,
@@ -77,7 +69,7 @@ void wirejson_result_digest(sqlite3_context *ctx,
 void wirejson_result_text(wirejson_call *call, char *out, size_t len,
                           int is_json);
 
-/* The name the function was registered under (its user data). */
+/* The name of the function called: its row of the table (the user data). */
 const char *wirejson_func_name(sqlite3_context *ctx);
 
 /* The entry point SQLite derives from the file name wirejson.so. */
@@ -91,11 +83,5 @@ void messagesDigestAggFinal(sqlite3_context *ctx);
 void messagesDigestAggValue(sqlite3_context *ctx);
 void messagesDigestAggInverse(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv);
-
-/* raw_body.c */
-void withTopLevelFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
-void toolSchemasFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv);
-void encodeWithSchemasFunc(sqlite3_context *ctx, int argc,
-                           sqlite3_value **argv);
 
 #endif /* WIREJSON_EXT_H */

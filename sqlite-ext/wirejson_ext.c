@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wirejson_ext.c - the SQLite extension: the scalar renderings and digests,
- * and the table that registers every wirejson SQL function (docs/contract.md
- * §8).
+ * wirejson_ext.c - the SQLite extension (docs/contract.md §8): every row of
+ * the core's table of functions (wj_functions) that exists in SQLite is
+ * registered in one loop, the scalars with one callback that converts the
+ * arguments by the row's parameter kinds, runs wj_function_call and sets
+ * the result by the row's result kind.  The aggregate's callbacks are in
+ * messages_agg.c.
  *
  *   .load ./build/wirejson        -- sqlite3 shell
  *   SELECT wire_json('{"b":1,"a":2}');                 -- {"a":2,"b":1}
@@ -27,198 +30,203 @@ SQLITE_EXTENSION_INIT1
 #define SQLITE_SUBTYPE 0x000100000
 #endif
 
-/* Renders argv[0] as kind says, naming the rest of the arguments as data
- * members / ignored names where the function takes them. */
-static void render_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                          wj_rendering kind, int is_json)
+/* Most fixed (not WJ_ARG_NAMES) parameters a row has. */
+#define MAX_FIXED 4
+/* Arguments held on the stack; a call with more allocates. */
+#define ARGS_ON_STACK 16
+
+/* How an error message calls parameter k of fn: "argument 1" for the
+ * first, else its name in lower case ("texts", "value"), in buf. */
+static const char *param_label(const wj_function *fn, size_t k, char *buf,
+                               size_t size)
 {
-    wirejson_call call;
-    wirejson_json json;
-    size_t n_names, out_len = 0;
-    wj_name *names;
+    size_t i;
+    if (k == 0)
+        return "argument 1";
+    for (i = 0; i + 1 < size && fn->params[k].name[i]; i++) {
+        char c = fn->params[k].name[i];
+        buf[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    buf[i] = '\0';
+    return buf;
+}
+
+/* The JSON text of a VALUE argument, as json_set takes it: NULL is JSON
+ * null (left to wj_function_call), plain TEXT a string to quote (into
+ * *owned, released by the caller), JSON-subtype TEXT, BLOB and numbers
+ * JSON text.  Returns 0, or -1 when an error is already reported. */
+static int value_arg(wirejson_call *call, sqlite3_value *arg, const char *name,
+                     wirejson_json *value, char **owned)
+{
+    int type = sqlite3_value_type(arg);
     wj_error err = WJ_ERROR_INIT;
-    char *out = NULL;
+    const char *text;
     wj_code rc;
 
-    wirejson_call_init(&call, ctx);
-    if (wirejson_arg_json(&call, argv[0], "argument 1", &json) != 0)
-        return;
-    if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
-        return;
-    rc = wj_rendering_text(kind, json.ptr, json.len, names, n_names,
-                           &call.alloc, &out, &out_len, &err);
-    sqlite3_free(names);
-    if (rc != WJ_OK)
-        wirejson_result_error(&call, rc, &err);
-    else
-        wirejson_result_text(&call, out, out_len, is_json);
-}
-
-/* Digests render into a hex string instead of a buffer. */
-static void digest_result(sqlite3_context *ctx, int argc, sqlite3_value **argv,
-                          wj_digest_kind kind)
-{
-    wirejson_call call;
-    wirejson_json json;
-    size_t n_names;
-    wj_name *names;
-    wj_error err = WJ_ERROR_INIT;
-    char hex[WJ_DIGEST_HEX_SIZE];
-    wj_code rc;
-
-    wirejson_call_init(&call, ctx);
-    if (wirejson_arg_json(&call, argv[0], "argument 1", &json) != 0)
-        return;
-    if (wirejson_arg_names(&call, argc - 1, argv + 1, &names, &n_names) != 0)
-        return;
-    rc = wj_digest_hex(kind, json.ptr, json.len, names, n_names, &call.alloc,
-                       hex, &err);
-    sqlite3_free(names);
-    if (rc != WJ_OK)
-        wirejson_result_error(&call, rc, &err);
-    else
-        wirejson_result_digest(ctx, hex);
-}
-
-static int has_json_arg(sqlite3_context *ctx, int argc)
-{
-    wirejson_call call;
-    wirejson_call_init(&call, ctx);
-    return wirejson_has_json_arg(&call, argc);
-}
-
-static void wireJsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    if (has_json_arg(ctx, argc))
-        render_result(ctx, argc, argv, WJ_RENDERING_WIRE, 1);
-}
-
-static void wireJsonSortedFunc(sqlite3_context *ctx, int argc,
-                               sqlite3_value **argv)
-{
-    render_result(ctx, argc, argv, WJ_RENDERING_WIRE_SORTED, 1);
-}
-
-static void canonicalJsonFunc(sqlite3_context *ctx, int argc,
-                              sqlite3_value **argv)
-{
-    render_result(ctx, argc, argv, WJ_RENDERING_CANONICAL, 1);
-}
-
-static void canonicalArgumentsFunc(sqlite3_context *ctx, int argc,
-                                   sqlite3_value **argv)
-{
-    render_result(ctx, argc, argv, WJ_RENDERING_CANONICAL_ARGUMENTS, 0);
-}
-
-static void dataDigestFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
-{
-    digest_result(ctx, argc, argv, WJ_DIGEST_DATA);
-}
-
-static void messageDigestFunc(sqlite3_context *ctx, int argc,
-                              sqlite3_value **argv)
-{
-    if (has_json_arg(ctx, argc))
-        digest_result(ctx, argc, argv, WJ_DIGEST_MESSAGE);
-}
-
-static void messagesDigestFunc(sqlite3_context *ctx, int argc,
-                               sqlite3_value **argv)
-{
-    digest_result(ctx, argc, argv, WJ_DIGEST_MESSAGES);
-}
-
-/* Validates argument 1 for wirejson_error and wirejson_error_position: 1
- * and *err filled when it is not valid input (§3), 0 when it is, -1 when
- * the result is already set (NULL in, or an error). */
-static int validate_arg(wirejson_call *call, sqlite3_value *arg, wj_error *err)
-{
-    wirejson_json json;
-    wj_code rc;
-    int got = wirejson_arg_json(call, arg, "argument 1", &json);
-
-    if (got != 0)
-        return -1;
-    rc = wj_validate(json.ptr, json.len, &call->alloc, err);
-    if (rc == WJ_OK)
+    if (type == SQLITE_NULL) {
+        value->ptr = NULL;
+        value->len = 0;
         return 0;
-    if (!wj_error_is_input(rc)) {
-        wirejson_result_error(call, rc, err);
+    }
+    if (type != SQLITE_TEXT || sqlite3_value_subtype(arg) == WIREJSON_SUBTYPE)
+        return wirejson_arg_json(call, arg, name, value) == 0 ? 0 : -1;
+    text = (const char *)sqlite3_value_text(arg);
+    if (!text) {
+        sqlite3_result_error_nomem(call->ctx);
         return -1;
     }
-    return 1;
+    rc = wj_quote_text(text, (size_t)sqlite3_value_bytes(arg), &call->alloc,
+                       owned, &value->len, &err);
+    if (rc != WJ_OK) {
+        wirejson_result_error(call, rc, &err);
+        return -1;
+    }
+    value->ptr = *owned;
+    return 0;
 }
 
-/* NULL for valid input (§3), else the error message without a function
- * name: "malformed JSON at byte 3: expected a value". */
-static void wirejsonErrorFunc(sqlite3_context *ctx, int argc,
-                              sqlite3_value **argv)
+/* A trailing name: its text as SQLite spells it (NULL: skipped).  Returns
+ * 0, or -1 when out of memory (reported). */
+static int name_arg(wirejson_call *call, sqlite3_value *arg, wj_arg *out)
 {
-    wirejson_call call;
-    wj_error err = WJ_ERROR_INIT;
-    char msg[256];
+    out->ptr = NULL;
+    out->len = 0;
+    if (sqlite3_value_type(arg) == SQLITE_NULL)
+        return 0;
+    out->ptr = (const char *)sqlite3_value_text(arg);
+    if (!out->ptr) {
+        sqlite3_result_error_nomem(call->ctx);
+        return -1;
+    }
+    out->len = (size_t)sqlite3_value_bytes(arg);
+    return 0;
+}
 
-    (void)argc;
-    wirejson_call_init(&call, ctx);
-    if (validate_arg(&call, argv[0], &err) != 1)
+/* Sets the result res of a call of fn. */
+static void set_result(wirejson_call *call, const wj_function *fn,
+                       wj_result *res)
+{
+    if (res->is_null) {
+        wj_result_free(&call->alloc, res);
+        sqlite3_result_null(call->ctx);
         return;
-    wj_error_format(&err, NULL, msg, sizeof msg);
-    sqlite3_result_text(ctx, msg, -1, SQLITE_TRANSIENT);
+    }
+    switch (fn->result) {
+    case WJ_RESULT_DIGEST:
+        wirejson_result_digest(call->ctx, res->digest);
+        return;
+    case WJ_RESULT_INTEGER:
+        sqlite3_result_int64(call->ctx, (sqlite3_int64)res->integer);
+        return;
+    case WJ_RESULT_JSON:
+    case WJ_RESULT_DIGESTS:
+    case WJ_RESULT_TEXTS:
+        wirejson_result_text(call, res->text, res->len, 1);
+        return;
+    case WJ_RESULT_BODY: /* a raw body: the client's spelling, no subtype */
+    case WJ_RESULT_TEXT:
+        wirejson_result_text(call, res->text, res->len, 0);
+        return;
+    }
 }
 
-/* NULL for valid input, else the 0-based byte offset of the error
- * (docs/contract.md §8; SQLite's json_error_position counts from 1 and gives 0
- * when valid). */
-static void wirejsonErrorPositionFunc(sqlite3_context *ctx, int argc,
-                                      sqlite3_value **argv)
+/* Every scalar: the arguments by the kinds of the row (the user data). */
+static void wirejsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
+    const wj_function *fn = sqlite3_user_data(ctx);
+    size_t fixed = wj_function_min_args(fn), n = (size_t)argc, k;
     wirejson_call call;
+    wirejson_json json[MAX_FIXED];
+    wj_arg stack[ARGS_ON_STACK], *args = stack;
+    char *owned = NULL;
+    wj_result res;
     wj_error err = WJ_ERROR_INIT;
+    wj_code rc;
 
-    (void)argc;
     wirejson_call_init(&call, ctx);
-    if (validate_arg(&call, argv[0], &err) == 1)
-        sqlite3_result_int64(ctx, (sqlite3_int64)err.offset);
-}
-
-static void wirejsonVersionFunc(sqlite3_context *ctx, int argc,
-                                sqlite3_value **argv)
-{
-    (void)argc;
-    (void)argv;
-    sqlite3_result_text(ctx, wj_version(), -1, SQLITE_STATIC);
+    if (n < fixed || fixed > MAX_FIXED) {
+        err.msg = "wrong number of arguments";
+        wirejson_result_error(&call, WJ_ERR_ARGUMENT, &err);
+        return;
+    }
+    /* NULL in any argument but a VALUE or a name: NULL out */
+    for (k = 0; k < fixed; k++)
+        if (fn->params[k].kind != WJ_ARG_VALUE &&
+            sqlite3_value_type(argv[k]) == SQLITE_NULL) {
+            sqlite3_result_null(ctx);
+            return;
+        }
+    if (n > ARGS_ON_STACK) {
+        args = sqlite3_malloc64((sqlite3_uint64)n * sizeof *args);
+        if (!args) {
+            sqlite3_result_error_nomem(ctx);
+            return;
+        }
+    }
+    for (k = 0; k < n; k++) {
+        char label[32];
+        const char *name = k < fixed ? param_label(fn, k, label, sizeof label)
+                                     : NULL;
+        int got;
+        if (k >= fixed)
+            got = name_arg(&call, argv[k], &args[k]);
+        else if (fn->params[k].kind == WJ_ARG_VALUE)
+            got = value_arg(&call, argv[k], name, &json[k], &owned);
+        else
+            got = wirejson_arg_json(&call, argv[k], name, &json[k]);
+        if (got != 0)
+            goto done; /* reported (NULL was dealt with above) */
+        if (k < fixed) {
+            args[k].ptr = json[k].ptr;
+            args[k].len = json[k].len;
+        }
+    }
+    rc = wj_function_call(fn, args, n, &call.alloc, &res, &err);
+    if (rc != WJ_OK)
+        wirejson_result_error(&call, rc, &err);
+    else
+        set_result(&call, fn, &res);
+done:
+    sqlite3_free(owned);
+    if (args != stack)
+        sqlite3_free(args);
 }
 
 #define PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)
-#define JSON_OUT (PURE | SQLITE_RESULT_SUBTYPE)
 
-static const struct wirejson_function {
-    const char *name;
-    int n_arg; /* -1: any number */
-    int flags;
-    void (*func)(sqlite3_context *, int, sqlite3_value **);
-    void (*step)(sqlite3_context *, int, sqlite3_value **);
-    void (*final)(sqlite3_context *);
-    void (*value)(sqlite3_context *);
-    void (*inverse)(sqlite3_context *, int, sqlite3_value **);
-} wirejson_functions[] = {
-    {"wire_json", -1, JSON_OUT, wireJsonFunc, 0, 0, 0, 0},
-    {"wire_json_sorted", 1, JSON_OUT, wireJsonSortedFunc, 0, 0, 0, 0},
-    {"canonical_json", 1, JSON_OUT, canonicalJsonFunc, 0, 0, 0, 0},
-    {"data_digest", 1, PURE, dataDigestFunc, 0, 0, 0, 0},
-    {"message_digest", -1, PURE, messageDigestFunc, 0, 0, 0, 0},
-    {"messages_digest", 1, PURE, messagesDigestFunc, 0, 0, 0, 0},
-    {"messages_digest_agg", 1, PURE, 0, messagesDigestAggStep,
-     messagesDigestAggFinal, messagesDigestAggValue, messagesDigestAggInverse},
-    {"canonical_arguments", 1, PURE, canonicalArgumentsFunc, 0, 0, 0, 0},
-    {"with_top_level", 3, PURE | SQLITE_SUBTYPE, withTopLevelFunc, 0, 0, 0, 0},
-    {"tool_schemas", -1, JSON_OUT, toolSchemasFunc, 0, 0, 0, 0},
-    {"encode_with_schemas", 2, JSON_OUT, encodeWithSchemasFunc, 0, 0, 0, 0},
-    {"wirejson_error", 1, PURE, wirejsonErrorFunc, 0, 0, 0, 0},
-    {"wirejson_error_position", 1, PURE, wirejsonErrorPositionFunc, 0, 0, 0, 0},
-    {"wirejson_version", 0, PURE, wirejsonVersionFunc, 0, 0, 0, 0},
-};
+/* SQLite's flags for fn: pure; reads subtypes when it takes a VALUE (as
+ * json_set does), sets one when its result is JSON. */
+static int sqlite_flags(const wj_function *fn)
+{
+    int flags = PURE;
+    size_t k;
+    for (k = 0; k < fn->n_params; k++)
+        if (fn->params[k].kind == WJ_ARG_VALUE)
+            flags |= SQLITE_SUBTYPE;
+    if (fn->result == WJ_RESULT_JSON || fn->result == WJ_RESULT_DIGESTS ||
+        fn->result == WJ_RESULT_TEXTS)
+        flags |= SQLITE_RESULT_SUBTYPE;
+    return flags;
+}
+
+/* Registers one row; an aggregate gets messages_agg.c's callbacks, the
+ * only aggregate there is. */
+static int register_function(sqlite3 *db, const wj_function *fn)
+{
+    size_t max = wj_function_max_args(fn);
+    int n_arg = max == (size_t)-1 ? -1 : (int)max;
+    void *row = (void *)(size_t)fn;
+
+    if (!(fn->flags & WJ_FN_AGGREGATE))
+        return sqlite3_create_function_v2(db, fn->name, n_arg, sqlite_flags(fn),
+                                          row, wirejsonFunc, NULL, NULL, NULL);
+    if (strcmp(fn->name, "messages_digest_agg") != 0)
+        return SQLITE_MISUSE;
+    return sqlite3_create_window_function(
+        db, fn->name, n_arg, sqlite_flags(fn), row, messagesDigestAggStep,
+        messagesDigestAggFinal, messagesDigestAggValue,
+        messagesDigestAggInverse, NULL);
+}
 
 #ifdef _WIN32
 __declspec(dllexport)
@@ -228,24 +236,19 @@ __attribute__((visibility("default")))
     int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
                               const sqlite3_api_routines *pApi)
 {
-    size_t k;
+    size_t n, k;
+    const wj_function *table = wj_functions(&n);
     SQLITE_EXTENSION_INIT2(pApi);
-    for (k = 0; k < sizeof wirejson_functions / sizeof *wirejson_functions;
-         k++) {
-        const struct wirejson_function *f = &wirejson_functions[k];
-        void *name = (void *)(size_t)f->name;
+    for (k = 0; k < n; k++) {
+        const wj_function *fn = &table[k];
         int rc;
-        if (f->step)
-            rc = sqlite3_create_window_function(db, f->name, f->n_arg, f->flags,
-                                                name, f->step, f->final,
-                                                f->value, f->inverse, NULL);
-        else
-            rc = sqlite3_create_function_v2(db, f->name, f->n_arg, f->flags,
-                                            name, f->func, NULL, NULL, NULL);
+        if (!(fn->flags & WJ_FN_SQLITE))
+            continue;
+        rc = register_function(db, fn);
         if (rc != SQLITE_OK) {
             if (pzErrMsg)
                 *pzErrMsg = sqlite3_mprintf("wirejson: cannot register %s: %s",
-                                            f->name, sqlite3_errmsg(db));
+                                            fn->name, sqlite3_errmsg(db));
             return rc;
         }
     }

@@ -4,7 +4,8 @@
 
 - groff formats it (man macros) without a single warning;
 - every option that `wirejq --help` lists is described in OPTIONS;
-- every builtin that wirejson.jq defines is described in BUILTINS;
+- every builtin that wirejson.jq defines (its __ helpers aside) is described
+  in BUILTINS;
 - every example of EXAMPLES ("$ command", continuation lines indented,
   then the expected output) prints exactly that, run by bash with wirejq on
   PATH;
@@ -126,7 +127,9 @@ def main():
     print(f"ok: {len(options)} options of --help looked up in OPTIONS")
 
     with open(module, encoding="utf-8") as f:
-        defs = set(re.findall(r"^def (\w+)", f.read(), re.M))
+        # names that start with __ are the module's own helpers
+        defs = {d for d in re.findall(r"^def (\w+)", f.read(), re.M)
+                if not d.startswith("__")}
     builtins = unroff(section(page, "BUILTINS"))
     for name in sorted(defs):
         if not re.search(r"\b%s\b" % name, builtins):

@@ -176,6 +176,32 @@ static void test_table_shape(void)
     CHECK(wj_function_max_args(row("wirejson_version")) == 0);
 }
 
+/* What the front ends read from a row besides its call: tool_schemas is a
+ * list of texts whose path wirejq always takes; raw bodies take a string's
+ * own bytes in wirejq; wirejson_error takes only a string there; every
+ * wirejq-only flag is on a row wirejq has. */
+static void test_front_end_flags(void)
+{
+    size_t n, k;
+    const wj_function *t = wj_functions(&n);
+    const unsigned jq_only = WJ_FN_JQ_TEXT | WJ_FN_JQ_NAMES_GIVEN |
+                             WJ_FN_JQ_RAW_INPUT | WJ_FN_JQ_STRING_INPUT;
+    CHECK(row("tool_schemas")->result == WJ_RESULT_TEXTS);
+    CHECK(row("tool_schemas")->flags & WJ_FN_JQ_NAMES_GIVEN);
+    CHECK(row("with_top_level")->flags & WJ_FN_JQ_RAW_INPUT);
+    CHECK(row("canonical_arguments")->flags & WJ_FN_JQ_RAW_INPUT);
+    CHECK(row("wirejson_error")->flags & WJ_FN_JQ_STRING_INPUT);
+    CHECK(!(row("wire_json")->flags & WJ_FN_JQ_RAW_INPUT));
+    CHECK(row("wirejson_version")->flags & WJ_FN_STABLE);
+    for (k = 0; k < n; k++) {
+        if (t[k].flags & jq_only)
+            CHECK(t[k].flags & WJ_FN_JQ);
+        if (t[k].flags & WJ_FN_JQ_NAMES_GIVEN)
+            CHECK(t[k].n_params > 0 &&
+                  t[k].params[t[k].n_params - 1].kind == WJ_ARG_NAMES);
+    }
+}
+
 static void test_error_message(void)
 {
     wj_error err = WJ_ERROR_INIT;
@@ -240,6 +266,7 @@ int main(void)
     test_integer_and_nulls();
     test_many_names();
     test_table_shape();
+    test_front_end_flags();
     test_error_message();
     test_elements();
     test_prefix_digests();
