@@ -30,8 +30,9 @@ quiet() {
 
 quiet "$work/configure.log" "$cmake" -S "$src" -B "$work/build" \
   -DCMAKE_C_COMPILER="$cc" \
-  -DWIREJSON_SQLITE=OFF -DWIREJSON_JQ=OFF -DWIREJSON_TESTS=OFF
-looked_up=$(grep -iE '^(SQLITE|JQ|Python|WIREJSON_TEST_PYTHON|WIREJSON_NODE|NODE_)' \
+  -DWIREJSON_SQLITE=OFF -DWIREJSON_JQ=OFF -DWIREJSON_CLI=OFF \
+  -DWIREJSON_DUCKDB=OFF -DWIREJSON_TESTS=OFF
+looked_up=$(grep -iE '^(SQLITE|JQ|ZLIB|Python|WIREJSON_TEST_PYTHON|WIREJSON_NODE|NODE_)' \
   "$work/build/CMakeCache.txt" || true)
 same "cache entries for front ends or tests" "$looked_up" ""
 

@@ -13,7 +13,8 @@
 #     wirejson::wirejson_static): each prints tests/install/expected.txt;
 #   - the installed library exports exactly the public API;
 #   - the SQLite extension at lib/sqlite3/wirejson.so, loaded by the sqlite3
-#     shell; bin/wirejq --version and a digest; man finds wirejq(1).
+#     shell; bin/wirejq --version and a digest; man finds wirejq(1);
+#     bin/wirejson gives the digest and man finds wirejson(1).
 #
 # usage: check_install.sh SOURCE_DIR CMAKE CC SQLITE(ON|OFF) JQ(ON|OFF)
 #                         VERSION [SQLITE3_SHELL]
@@ -47,7 +48,8 @@ quiet() {
 quiet "$work/configure.log" "$cmake" -S "$src" -B "$work/build" \
   -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_INSTALL_PREFIX="$work/configured-prefix" \
-  -DWIREJSON_TESTS=OFF -DWIREJSON_SQLITE="$with_sqlite" -DWIREJSON_JQ="$with_jq"
+  -DWIREJSON_TESTS=OFF -DWIREJSON_SQLITE="$with_sqlite" -DWIREJSON_JQ="$with_jq" \
+  -DWIREJSON_CLI=ON -DWIREJSON_DUCKDB=OFF
 quiet "$work/build.log" "$cmake" --build "$work/build" -j2
 quiet "$work/install.log" "$cmake" --install "$work/build" --prefix "$prefix"
 [ ! -e "$work/configured-prefix" ] && pass ||
@@ -70,6 +72,7 @@ fi
 if [ "$with_jq" = ON ]; then
   expected_files+=$'\n'"bin/wirejq"$'\n'"share/man/man1/wirejq.1"
 fi
+expected_files+=$'\n'"bin/wirejson"$'\n'"share/man/man1/wirejson.1"
 same "installed files" "$(cd "$prefix" && find . ! -type d | sed 's|^\./||' |
   LC_ALL=C sort)" "$(printf '%s\n' "$expected_files" | LC_ALL=C sort)"
 same "libwirejson.so links to" "$(readlink "$prefix/lib/libwirejson.so")" \
@@ -151,6 +154,10 @@ if [ "$with_jq" = ON ]; then
   same "man -w wirejq" "$(MANPATH=$prefix/share/man man -w wirejq)" \
     "$prefix/share/man/man1/wirejq.1"
 fi
+same "bin/wirejson data_digest" \
+  "$(echo '{"b":2, "a":1.0}' | "$prefix/bin/wirejson" data_digest)" "$digest"
+same "man -w wirejson" "$(MANPATH=$prefix/share/man man -w wirejson)" \
+  "$prefix/share/man/man1/wirejson.1"
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" = 0 ]
