@@ -79,26 +79,62 @@ void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
     return p;
 }
 
+/* Where buf's room ends for a need of `need` bytes: the block's end, or with
+ * an interrupted hook where the hook is next due (never short of need). */
+static size_t room_end(const wj_buf *buf, size_t need)
+{
+    size_t end;
+    if (!wj_pollable(buf->alloc))
+        return buf->size;
+    end = buf->poll_at > buf->done ? buf->poll_at - buf->done : 0;
+    if (end < need)
+        end = need;
+    return end < buf->size ? end : buf->size;
+}
+
 int wj_buf_grow(wj_buf *buf, size_t extra)
 {
     size_t need = buf->len + extra, cap;
     char *p;
 
+    /* Asked once a MiB of output: room_end stops the room where it is due. */
+    if (wj_pollable(buf->alloc) && buf->done + buf->len >= buf->poll_at) {
+        if (wj_interrupted(buf->alloc)) {
+            buf->stopped = 1;
+            return -1;
+        }
+        buf->poll_at = buf->done + buf->len + WJ_POLL_BYTES;
+    }
     if (buf->hash && buf->len) {
         wj_sha256_update(buf->hash, buf->ptr, buf->len);
+        buf->done += buf->len;
         buf->len = 0;
-        if (extra <= buf->cap)
-            return 0;
         need = extra;
     }
     if (need < buf->len)
         return -1;
-    p = wj_grow(buf->alloc, buf->ptr, buf->cap, need, 256, SIZE_MAX, &cap);
-    if (!p)
-        return -1;
-    buf->ptr = p;
-    buf->cap = cap;
+    if (need > buf->size) {
+        p = wj_grow(buf->alloc, buf->ptr, buf->size, need, 256, SIZE_MAX, &cap);
+        if (!p)
+            return -1;
+        buf->ptr = p;
+        buf->size = cap;
+    }
+    buf->cap = room_end(buf, need);
     return 0;
+}
+
+int wj_buf_presize(wj_buf *buf, size_t extra)
+{
+    if (wj_buf_reserve(buf, extra) != 0)
+        return -1;
+    buf->cap = room_end(buf, buf->len);
+    return 0;
+}
+
+wj_code wj_buf_fail(const wj_buf *buf, wj_error *err)
+{
+    return buf->stopped ? wj_fail_interrupted(err) : wj_fail_nomem(err);
 }
 
 size_t wj_render_reserve(size_t len)
@@ -112,7 +148,7 @@ wj_code wj_buf_finish(wj_buf *buf, char **out, size_t *out_len, wj_error *err)
     if (wj_buf_reserve(buf, 1) != 0) {
         wj_free(buf->alloc, buf->ptr);
         buf->ptr = NULL;
-        return wj_fail_nomem(err);
+        return wj_buf_fail(buf, err);
     }
     buf->ptr[buf->len] = '\0';
     *out = buf->ptr;

@@ -26,7 +26,7 @@ static wj_code render_text(const char *json, size_t len,
                            char **out, size_t *out_len, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     wj_code rc;
 
     *out = NULL;
@@ -34,10 +34,10 @@ static wj_code render_text(const char *json, size_t len,
     if (rc != WJ_OK)
         return rc;
     /* Renderings are about as long as their input: size the buffer once. */
-    if (wj_buf_reserve(&buf, wj_render_reserve(len)) != 0)
-        rc = wj_fail_nomem(err);
+    if (wj_buf_presize(&buf, wj_render_reserve(len)) != 0)
+        rc = wj_buf_fail(&buf, err);
     else
-        rc = wj_render(&doc, 0, opts, &buf, err);
+        rc = wj_buf_code(&buf, wj_render(&doc, 0, opts, &buf, err), err);
     wj_doc_release(&doc);
     if (rc == WJ_OK)
         return wj_buf_finish(&buf, out, out_len, err);
@@ -71,14 +71,14 @@ wj_code wj_canonical_arguments(const char *text, size_t len,
                                const wj_alloc *alloc, char **out,
                                size_t *out_len, wj_error *err)
 {
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     wj_code rc = wj_canonical_json(text, len, alloc, out, out_len, err);
     if (!wj_error_is_input(rc))
         return rc;
     /* Not JSON we can canonicalise: the text itself is the identity. */
     wj_error_clear(err);
     if (wj_buf_reserve(&buf, len) != 0)
-        return wj_fail_nomem(err);
+        return wj_buf_fail(&buf, err);
     wj_buf_put(&buf, text, len);
     return wj_buf_finish(&buf, out, out_len, err);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conversation.c - messages_digest one message at a time (docs/contract.md §6, §11):
- * the core of every front end's messages_digest_agg and prefix digests.
+ * conversation.c - messages_digest one message at a time (docs/contract.md §6,
+ * §11): the core of every front end's messages_digest_agg and prefix digests.
  *
  * It hashes exactly what messages_digest hashes: the message_digest hex
  * strings of the messages, in order, concatenated.  It keeps those hex
@@ -68,14 +68,14 @@ wj_code wj_conversation_push(wj_conversation *conv, const char *json,
         return rc;
     /* Full, and at least half of it dropped messages: move the live part
      * down instead of growing. */
-    if (held->cap - held->len < HEX_LEN && conv->head >= held->len / 2 &&
+    if (held->size - held->len < HEX_LEN && conv->head >= held->len / 2 &&
         conv->head > 0) {
         memmove(held->ptr, held->ptr + conv->head, held->len - conv->head);
         held->len -= conv->head;
         conv->head = 0;
     }
     if (wj_buf_reserve(held, HEX_LEN) != 0)
-        return wj_fail_nomem(err);
+        return wj_buf_fail(held, err);
     wj_buf_put(held, hex, HEX_LEN);
     if (!conv->stale)
         wj_sha256_update(&conv->hash, hex, HEX_LEN);

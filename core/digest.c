@@ -79,13 +79,16 @@ static wj_code digest_node(const wj_doc *doc, uint32_t node, int message,
     wj_code rc;
 
     wj_sha256_init(&sha);
+    buf->done += buf->len; /* the last message's, for the hook's count */
     buf->len = 0;
     buf->hash = &sha;
     if (wj_buf_reserve(buf, WINDOW) != 0)
-        rc = wj_fail_nomem(err);
+        rc = wj_buf_fail(buf, err);
     else
-        rc = wj_render_hooked(doc, node, &opts, message ? &hook : NULL, buf,
-                              err);
+        rc = wj_buf_code(buf,
+                         wj_render_hooked(doc, node, &opts,
+                                          message ? &hook : NULL, buf, err),
+                         err);
     buf->hash = NULL;
     if (rc != WJ_OK)
         return rc;
@@ -107,7 +110,7 @@ static wj_code digest_document(const char *json, size_t len, int message,
                                char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
@@ -142,7 +145,7 @@ static wj_code digest_conversation(const char *json, size_t len,
                                    char **prefixes, size_t *n, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     wj_sha256 outer;
     uint32_t node, k, count;
     char one[WJ_DIGEST_HEX_SIZE], *each = NULL;

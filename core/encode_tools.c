@@ -141,7 +141,7 @@ static wj_code canonical_of(const wj_doc *doc, uint32_t node, wj_buf *buf,
 {
     wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
     wj_error e = WJ_ERROR_INIT;
-    wj_code rc = wj_render(doc, node, &opts, buf, &e);
+    wj_code rc = wj_buf_code(buf, wj_render(doc, node, &opts, buf, &e), &e);
 
     *has = rc == WJ_OK;
     if (rc == WJ_OK || rc == WJ_ERR_RANGE)
@@ -160,8 +160,8 @@ static wj_code match_text(encoder *e, tool *t, const wj_doc *texts,
 {
     const wj_alloc *alloc = e->doc->alloc;
     uint32_t start = wj_node_start(texts, text);
-    wj_buf body_canon = {NULL, 0, 0, alloc, NULL};
-    wj_buf text_canon = {NULL, 0, 0, alloc, NULL};
+    wj_buf body_canon = WJ_BUF_INIT(alloc);
+    wj_buf text_canon = WJ_BUF_INIT(alloc);
     wj_doc parsed;
     wj_error perr;
     wj_code rc;
@@ -226,7 +226,7 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     static const wj_name messages = {"messages", 8};
     wj_render_opts opts = {WJ_STYLE_WIRE, &messages, 1};
     wj_doc doc, tdoc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     encoder e;
     wj_render_hook hook;
     uint32_t tools;
@@ -252,13 +252,14 @@ wj_code wj_encode_with_schemas(const char *body, size_t len, const char *texts,
     /* No tools to spell, or not one text each: no result. */
     if (e.n_tools > 0 && e.n_tools == wj_node_count(&tdoc, 0)) {
         rc = prepare_tools(&e, tools, &tdoc, err);
-        if (rc == WJ_OK && wj_buf_reserve(&buf, wj_render_reserve(len)) != 0)
-            rc = wj_fail_nomem(err);
+        if (rc == WJ_OK && wj_buf_presize(&buf, wj_render_reserve(len)) != 0)
+            rc = wj_buf_fail(&buf, err);
         if (rc == WJ_OK) {
             hook.order = hook_order;
             hook.value = hook_value;
             hook.ctx = &e;
-            rc = wj_render_hooked(&doc, 0, &opts, &hook, &buf, err);
+            rc = wj_buf_code(
+                &buf, wj_render_hooked(&doc, 0, &opts, &hook, &buf, err), err);
         }
         if (rc == WJ_OK)
             rc = wj_buf_finish(&buf, out, out_len, err);

@@ -15,6 +15,7 @@
  */
 #include "wj_internal.h"
 #include "simd.h"
+#include "escape_policy.h"
 #include "unicode.h"
 #include "utf8.h"
 
@@ -30,8 +31,8 @@ typedef struct kept_escapes {
 } kept_escapes;
 
 #define KEPT(bytes) {bytes, (int)sizeof bytes - 1}
-static const kept_escapes wire_kept = KEPT("\"\\nrt");
-static const kept_escapes canonical_kept = KEPT("\"\\nrtbf");
+static const kept_escapes wire_kept = KEPT(WJ_ESC_WIRE_KEPT);
+static const kept_escapes canonical_kept = KEPT(WJ_ESC_CANONICAL_KEPT);
 
 static inline int is_kept(const kept_escapes *kept, char c)
 {
@@ -48,13 +49,11 @@ static size_t decode_escape(const char *raw, size_t avail, uint32_t *cp)
 {
     uint32_t hi, lo;
     switch (raw[1]) {
-    case 'b': *cp = '\b'; return 2;
-    case 'f': *cp = '\f'; return 2;
-    case 'n': *cp = '\n'; return 2;
-    case 'r': *cp = '\r'; return 2;
-    case 't': *cp = '\t'; return 2;
-    case 'u': break;
-    default: *cp = (unsigned char)raw[1]; return 2; /* " \ / */
+#define DECODE_SHORT(code, letter, kept)                                       \
+    case letter: *cp = code; return 2;
+        WJ_SHORT_ESCAPES(DECODE_SHORT)
+#undef DECODE_SHORT
+    default: break; /* u */
     }
     hi = (uint32_t)wj_hex4((const unsigned char *)raw + 2);
     if (hi >= 0xD800 && hi <= 0xDBFF && avail >= 12 && raw[6] == '\\' &&
@@ -142,7 +141,7 @@ static __attribute__((noinline)) size_t
 copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2")) {
+    if (WJ_AVX2_ON) {
         size_t from = i;
         i = copy_run_avx2(buf->ptr + buf->len, buf->ptr + buf->cap, s, i, limit,
                           text);
@@ -152,7 +151,7 @@ copy_run_long(wj_buf *buf, const char *s, size_t i, size_t limit, int text)
     }
 #endif
 #if defined(__SSE2__)
-    while (limit - i >= 16 && buf->cap - buf->len >= 16)
+    while (limit - i >= WJ_BLOCK16 && buf->cap - buf->len >= 16)
         if (copy16(buf, s, &i, text))
             return i;
 #endif
@@ -172,7 +171,7 @@ static inline size_t copy_run(wj_buf *buf, const char *s, size_t i,
                               size_t limit, int text)
 {
 #if defined(__SSE2__)
-    if (limit - i >= 16 && buf->cap - buf->len >= 16 &&
+    if (limit - i >= WJ_BLOCK16 && buf->cap - buf->len >= 16 &&
         copy16(buf, s, &i, text))
         return i;
 #endif
@@ -272,7 +271,7 @@ static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
                         int wire)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (limit - i >= 32 && __builtin_cpu_supports("avx2")) {
+    if (limit - i >= 32 && WJ_AVX2_ON) {
         i = wire ? copy_wire_body_avx2(buf, s, i, limit)
                  : copy_canonical_body_avx2(buf, s, i, limit);
         if (i < limit && (s[i] == '\\' || s[i] == '"'))
@@ -331,13 +330,12 @@ static int put_mandatory_escape(wj_buf *buf, uint32_t cp, int canonical)
 {
     char c;
     switch (cp) {
-    case '"': c = '"'; break;
-    case '\\': c = '\\'; break;
-    case '\n': c = 'n'; break;
-    case '\r': c = 'r'; break;
-    case '\t': c = 't'; break;
-    case '\b': c = canonical ? 'b' : 0; break;
-    case '\f': c = canonical ? 'f' : 0; break;
+#define MANDATORY_SHORT(code, letter, kept)                                    \
+    case code:                                                                 \
+        c = (kept) & (canonical ? WJ_ESC_CANONICAL : WJ_ESC_WIRE) ? letter : 0; \
+        break;
+        WJ_SHORT_ESCAPES(MANDATORY_SHORT)
+#undef MANDATORY_SHORT
     default: c = 0; break;
     }
     if (c) {
@@ -541,6 +539,7 @@ int wj_write_text(wj_buf *buf, const char *text, size_t len, unsigned flags)
     int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
     int after_escape = 0; /* the last thing written was an escape (wire) */
 
+    (void)wj_simd(); /* decided before copy_run reads WJ_BLOCK16 */
     if (put_quote(buf) != 0)
         return -1;
     while (i < len) {
@@ -650,7 +649,7 @@ static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
     if (width == 1)
         return copy_run(buf, units, i, limit, 1);
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2")) {
+    if (WJ_AVX2_ON) {
         size_t j = copy_plain_units_avx2(buf, units, i, limit, width);
         if (j < limit && limit - j >= 16)
             return j; /* stopped at a unit that is not plain */
@@ -658,7 +657,7 @@ static size_t copy_plain_units(wj_buf *buf, const void *units, size_t i,
     }
 #endif
 #if defined(__SSE2__)
-    while (limit - i >= 8 && buf->cap - buf->len >= 16) {
+    while (limit - i >= 8 && WJ_BLOCK16 == 16 && buf->cap - buf->len >= 16) {
         __m128i v;
         unsigned mask;
         if (width == 2) {
@@ -701,6 +700,7 @@ int wj_write_units(wj_buf *buf, const void *units, size_t n, int width,
     int canonical = (flags & WJ_QUOTE_CANONICAL) != 0;
     int after_escape = 0;
 
+    (void)wj_simd(); /* decided before copy_run reads WJ_BLOCK16 */
     if (put_quote(buf) != 0)
         return -1;
     while (i < n) {

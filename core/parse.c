@@ -20,6 +20,8 @@
 
 #include <stdlib.h>
 
+#include "escape_policy.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -39,7 +41,9 @@ typedef struct parser {
     size_t names_len;
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
-    int records; /* values get records (else only member names do) */
+    int records;    /* values get records (else only member names do) */
+    size_t poll_at; /* the offset at which to ask the interrupted hook next
+                       (SIZE_MAX: there is none) */
     wj_error *err;
 } parser;
 
@@ -66,22 +70,29 @@ static const unsigned char string_stop[256] = {
 };
 /* clang-format on */
 
-/* The letters after a backslash that need nothing more: " \\ / b f n r t. */
-/* clang-format off */
+/* The letters after a backslash that need nothing more: the short escapes
+ * (escape_policy.h). */
+#define SIMPLE_ESCAPE(cp, letter, kept) [letter] = 1,
 static const unsigned char simple_escape[256] = {
-    ['"'] = 1, ['\\'] = 1, ['/'] = 1, ['b'] = 1, ['f'] = 1, ['n'] = 1,
-    ['r'] = 1, ['t'] = 1,
-};
-/* WJ_STR_REWRITE for the simple escapes a rendering may spell otherwise:
- * \/ (written as /) and \b \f (the wire rendering's \u0008, \u000c). */
+    WJ_SHORT_ESCAPES(SIMPLE_ESCAPE)};
+/* WJ_STR_REWRITE for the short escapes a rendering spells otherwise (\/ as
+ * /, and the wire rendering's \u0008, \u000c for \b \f). */
+#define REWRITTEN_ESCAPE(cp, letter, kept)                                     \
+    [letter] = (kept) == (WJ_ESC_WIRE | WJ_ESC_CANONICAL) ? 0 : WJ_STR_REWRITE,
 static const unsigned char rewritten_escape[256] = {
-    ['/'] = WJ_STR_REWRITE, ['b'] = WJ_STR_REWRITE, ['f'] = WJ_STR_REWRITE,
-};
-/* clang-format on */
+    WJ_SHORT_ESCAPES(REWRITTEN_ESCAPE)};
 
 static wj_code fail(parser *p, wj_code code, size_t offset, const char *msg)
 {
     return wj_fail(p->err, code, offset, msg);
+}
+
+/* Asks the interrupted hook, due once a MiB of input (p->poll_at), having
+ * reached offset at. */
+static __attribute__((noinline)) wj_code poll_hook(parser *p, size_t at)
+{
+    p->poll_at = at + WJ_POLL_BYTES;
+    return wj_interrupted(p->doc->alloc) ? wj_fail_interrupted(p->err) : WJ_OK;
 }
 
 static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
@@ -105,7 +116,7 @@ static __attribute__((noinline)) void skip_space_run(parser *p)
     size_t i = p->pos, len = p->len;
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' ');
-    while (len - i >= 16) {
+    while (len - i >= WJ_BLOCK16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
         unsigned other =
             ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, space)) & 0xFFFFu;
@@ -324,11 +335,11 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
                                                         size_t i, size_t len)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (__builtin_cpu_supports("avx2"))
+    if (WJ_AVX2_ON)
         return scan_plain_avx2(s, i, len);
 #endif
 #if defined(__SSE2__)
-    while (len - i >= 16)
+    while (len - i >= WJ_BLOCK16)
         if (scan16(s, &i))
             return i;
 #endif
@@ -342,7 +353,7 @@ static __attribute__((noinline)) size_t scan_plain_long(const unsigned char *s,
 static inline size_t scan_plain(const unsigned char *s, size_t i, size_t len)
 {
 #if defined(__SSE2__)
-    if (len - i >= 16 && scan16(s, &i))
+    if (len - i >= WJ_BLOCK16 && scan16(s, &i))
         return i;
 #endif
     return scan_plain_long(s, i, len);
@@ -439,11 +450,13 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     size_t len = p->len;
     uint8_t flags = 0;
 #if WJ_HAVE_AVX2_PATH
-    int avx2 = __builtin_cpu_supports("avx2");
+    int avx2 = WJ_AVX2_ON;
 #endif
 
     for (;;) {
         unsigned char c;
+        if (i >= p->poll_at && poll_hook(p, i) != WJ_OK)
+            return WJ_ERR_INTERRUPTED;
         if (i >= len)
             return fail_syntax(p, len, NULL);
         c = s[i];
@@ -479,11 +492,17 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
                 if (s[i] >= WJ_UTF8_UTF16_ORDER_LEAD)
                     flags |= WJ_STR_UTF16;
                 i += k;
-            } while (i < len && s[i] >= 0x80);
+            } while (i < len && s[i] >= 0x80 && i < p->poll_at);
+            if (i < len && s[i] >= 0x80)
+                continue; /* stopped at p->poll_at: the hook is due */
         }
 #if WJ_HAVE_AVX2_PATH
-        if (avx2 && i >= 3)
-            i = wj_string_skip_avx2(s, i, len, &flags);
+        if (avx2 && i >= 3) /* its blocks stop where the hook is due */
+            i = wj_string_skip_avx2(s, i,
+                                    len < p->poll_at ? len
+                                    : i > p->poll_at ? i
+                                                     : p->poll_at,
+                                    &flags);
 #endif
         i = scan_plain(s, i, len);
     }
@@ -775,6 +794,8 @@ value:
         return rc;
 
 after_value:
+    if (p->pos >= p->poll_at && (rc = poll_hook(p, p->pos)) != WJ_OK)
+        return rc;
     skip_space(p);
     if (depth == 0) {
         if (p->pos != p->len)
@@ -879,6 +900,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     uint32_t first;
     wj_code rc;
 
+    (void)wj_simd(); /* decided before the inline steps read WJ_BLOCK16 */
     memset(doc, 0, sizeof *doc);
     doc->json = json;
     doc->len = len;
@@ -894,6 +916,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.records = !(opts & WJ_PARSE_VERDICT_ONLY);
     p.doc = doc;
     p.err = err;
+    p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
     doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
     doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
     p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);

@@ -16,7 +16,7 @@ wj_code wj_buf_put_text(wj_buf *buf, const char *text, size_t len,
     switch (wj_write_text(buf, text, len, flags)) {
     case 0: return WJ_OK;
     case 1: return wj_fail(err, WJ_ERR_ARGUMENT, 0, invalid);
-    default: return wj_fail_nomem(err);
+    default: return wj_buf_fail(buf, err);
     }
 }
 
@@ -29,7 +29,7 @@ wj_code wj_buf_put_quoted(wj_buf *buf, const char *text, size_t len,
 wj_code wj_quote_text(const char *text, size_t len, const wj_alloc *alloc,
                       char **out, size_t *out_len, wj_error *err)
 {
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     wj_code rc;
 
     *out = NULL;

@@ -104,7 +104,7 @@ static wj_code splice_values(const wj_doc *doc, const uint32_t *hits,
     if (value_len > (WJ_MAX_INPUT - size) / n)
         return wj_fail(err, WJ_ERR_TOOBIG, 0, "result too large");
     if (wj_buf_reserve(buf, size + n * value_len) != 0)
-        return wj_fail_nomem(err);
+        return wj_buf_fail(buf, err);
     for (k = 0; k < n; k++) {
         uint32_t start = wj_node_start(doc, hits[k]);
         wj_buf_put(buf, doc->json + at, start - at);
@@ -121,7 +121,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
                           wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     uint32_t *hits, n;
     wj_code rc;
 
@@ -153,7 +153,7 @@ wj_code wj_with_top_level(const char *body, size_t len, const char *name,
     n = hits ? find_top_level(&doc, name ? name : "", name_len, hits)
              : UINT32_MAX;
     if (n == UINT32_MAX)
-        rc = wj_fail_nomem(err);
+        rc = wj_buf_fail(&buf, err);
     else if (n > 0)
         rc = splice_values(&doc, hits, n, value, value_len, &buf, err);
     wj_free(alloc, hits);
@@ -188,7 +188,7 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
                         size_t *out_len, wj_error *err)
 {
     wj_doc doc;
-    wj_buf buf = {NULL, 0, 0, alloc, NULL};
+    wj_buf buf = WJ_BUF_INIT(alloc);
     uint32_t tools, tool, k;
     wj_code rc;
 
@@ -204,14 +204,14 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
         return WJ_OK;
     }
     if (wj_buf_reserve(&buf, 2) != 0)
-        rc = wj_fail_nomem(err);
+        rc = wj_buf_fail(&buf, err);
     else
         wj_buf_putc(&buf, '[');
     tool = wj_node_first(tools);
     for (k = 0; rc == WJ_OK && k < wj_node_count(&doc, tools); k++) {
         uint32_t v = follow_path(&doc, tool, path, n_path);
         if (wj_buf_reserve(&buf, 6) != 0) {
-            rc = wj_fail_nomem(err);
+            rc = wj_buf_fail(&buf, err);
             break;
         }
         if (k)
@@ -225,7 +225,7 @@ wj_code wj_tool_schemas(const char *body, size_t len, const wj_name *path,
         tool = wj_node_next(&doc, tool);
     }
     if (rc == WJ_OK && wj_buf_reserve(&buf, 1) != 0)
-        rc = wj_fail_nomem(err);
+        rc = wj_buf_fail(&buf, err);
     if (rc == WJ_OK)
         wj_buf_putc(&buf, ']');
     wj_doc_release(&doc);

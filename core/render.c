@@ -64,26 +64,27 @@ static uint32_t scratch_push(render *r, uint32_t n)
 {
     uint32_t at = r->n_scratch;
     if (r->cap_scratch - at < n) {
-        uint32_t cap = r->cap_scratch ? r->cap_scratch : 64;
+        size_t bytes;
         uint32_t *p;
-        while (cap - at < n) {
-            if (cap > UINT32_MAX / 2)
-                return UINT32_MAX;
-            cap *= 2;
-        }
-        p = wj_realloc(r->doc->alloc, r->scratch, (size_t)cap * sizeof *p);
+        if (n > UINT32_MAX - 1 - at)
+            return UINT32_MAX;
+        p = wj_grow(r->doc->alloc, r->scratch,
+                    (size_t)r->cap_scratch * sizeof *p,
+                    ((size_t)at + n) * sizeof *p, 64 * sizeof *p,
+                    (size_t)(UINT32_MAX - 1) * sizeof *p, &bytes);
         if (!p)
             return UINT32_MAX;
         r->scratch = p;
-        r->cap_scratch = cap;
+        r->cap_scratch = (uint32_t)(bytes / sizeof *p);
     }
     r->n_scratch += n;
     return at;
 }
 
+/* Out of memory, or interrupted when the hook stopped the buffer's growth. */
 static wj_code nomem(render *r)
 {
-    return wj_fail_nomem(r->err);
+    return wj_buf_fail(r->buf, r->err);
 }
 
 /* Has the object of frame f written in the order of the scratch list at
@@ -108,11 +109,12 @@ static int string_value(render *r, uint32_t node, wj_span *out)
         return 0;
     }
     if (raw_len > r->cap_name) {
-        char *p = wj_realloc(r->doc->alloc, r->name, raw_len);
+        /* no decoded string is longer than the input */
+        char *p = wj_grow(r->doc->alloc, r->name, r->cap_name, raw_len, 64,
+                          doc->len, &r->cap_name);
         if (!p)
             return -1;
         r->name = p;
-        r->cap_name = raw_len;
     }
     out->ptr = r->name;
     out->len = wj_string_decode(raw, raw_len, r->name);
@@ -261,6 +263,25 @@ static inline void put_input(cursor *c, const char *json, size_t len,
     c->at += n;
 }
 
+/* Copies a long scalar (a string of megabytes) a MiB at a time, each piece
+ * through room(): a digest's window stays small and the interrupted hook is
+ * asked as the copy goes. */
+static __attribute__((noinline)) wj_code put_long_input(render *r,
+                                                        cursor *out,
+                                                        uint32_t start,
+                                                        size_t n)
+{
+    while (n > 0) {
+        size_t piece = n < WJ_POLL_BYTES ? n : WJ_POLL_BYTES;
+        if (room(r->buf, out, piece + PUT_SLACK) != 0)
+            return nomem(r);
+        put_input(out, r->doc->json, r->doc->len, start, piece);
+        start += (uint32_t)piece;
+        n -= piece;
+    }
+    return WJ_OK;
+}
+
 /* Writes the string literal that opens at start again, re-escaping it
  * (through r->buf, out of line: most strings are copied as they are). */
 static __attribute__((noinline)) wj_code write_literal(render *r,
@@ -324,6 +345,8 @@ static inline wj_code put_scalar(render *r, cursor *out, uint32_t node, char c)
             return rc;
         }
     }
+    if (n > WJ_POLL_BYTES)
+        return put_long_input(r, out, start, n);
     if (room(r->buf, out, n + PUT_SLACK) != 0)
         return nomem(r);
     put_input(out, doc->json, doc->len, start, n);
@@ -352,8 +375,8 @@ static int put_scalar_array(render *r, uint32_t node)
         step = n - done < SCALAR_ARRAY_STEP ? n - done : SCALAR_ARRAY_STEP;
         if (wj_buf_reserve(r->buf, step) != 0)
             return -1;
-        r->buf->len += wj_copy_without_space(r->buf->ptr + r->buf->len,
-                                             text + done, step);
+        r->buf->len +=
+            wj_copy_without_space(r->buf->ptr + r->buf->len, text + done, step);
     }
     return 1;
 }
@@ -361,15 +384,17 @@ static int put_scalar_array(render *r, uint32_t node)
 /* Room for one more frame; 0, or -1 when out of memory. */
 static int frame_room(render *r)
 {
-    uint32_t cap = r->cap_frames ? r->cap_frames * 2 : 32;
+    size_t bytes;
     frame *p;
     if (r->depth < r->cap_frames)
         return 0;
-    p = wj_realloc(r->doc->alloc, r->frames, cap * sizeof *p);
+    p = wj_grow(r->doc->alloc, r->frames, (size_t)r->cap_frames * sizeof *p,
+                ((size_t)r->depth + 1) * sizeof *p, 32 * sizeof *p,
+                (size_t)UINT32_MAX * sizeof *p, &bytes);
     if (!p)
         return -1;
     r->frames = p;
-    r->cap_frames = cap;
+    r->cap_frames = (uint32_t)(bytes / sizeof *p);
     return 0;
 }
 
@@ -673,7 +698,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
     /* The walk's cursor points into the buffer: it must have a block (no
      * arithmetic on a NULL one). */
     if (wj_buf_reserve(buf, PUT_SLACK) != 0)
-        return wj_fail_nomem(err);
+        return wj_buf_fail(buf, err);
     memset(&r, 0, sizeof r);
     r.doc = doc;
     r.opts = opts;

@@ -40,7 +40,7 @@ size_t wj_copy_without_space(char *out, const char *text, size_t n)
     size_t i = 0, o = 0;
 #if defined(__SSE2__)
     const __m128i above_space = _mm_set1_epi8(' ' + 1);
-    for (; n - i >= 16; i += 16) {
+    for (; n - i >= WJ_BLOCK16; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
         /* signed: the text holds no byte >= 0x80 */
         if (_mm_movemask_epi8(_mm_cmplt_epi8(v, above_space))) {
@@ -66,7 +66,9 @@ typedef struct block_masks {
 
 static void block_masks_of(const unsigned char *b, block_masks *m)
 {
+    int k;
 #if defined(__SSE2__)
+    if (WJ_BLOCK16 == 16) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)b);
 #define BYTES_EQUAL(c)                                                         \
     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)))
@@ -79,8 +81,9 @@ static void block_masks_of(const unsigned char *b, block_masks *m)
     m->lower_e = BYTES_EQUAL('e');
     m->fraction = BYTES_EQUAL('.') | BYTES_EQUAL('E');
 #undef BYTES_EQUAL
-#else
-    int k;
+    return;
+    }
+#endif
     memset(m, 0, sizeof *m);
     for (k = 0; k < 16; k++) {
         unsigned bit = 1u << k;
@@ -90,7 +93,6 @@ static void block_masks_of(const unsigned char *b, block_masks *m)
         m->lower_e |= b[k] == 'e' ? bit : 0;
         m->fraction |= b[k] == '.' || b[k] == 'E' ? bit : 0;
     }
-#endif
 }
 
 /* The most digits an integer may have and still be written as it is: any

@@ -6,7 +6,7 @@
  * string_skip.c.
  *
  * Internal to libwirejson.  Every function here is compiled for AVX2; call
- * it only where __builtin_cpu_supports("avx2") said yes.
+ * it only where wj_simd() (cpu.c) chose WJ_SIMD_AVX2.
  */
 #ifndef WJ_SIMD_H
 #define WJ_SIMD_H

@@ -14,13 +14,67 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <stdatomic.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
+/*
+ * The SIMD path the core takes (cpu.c): the fastest the processor has, or
+ * the one the environment variable WIREJSON_SIMD names when it has that
+ * one, else the best it has below it.  Decided once, at the first call;
+ * every SIMD dispatch in the core reads this one decision.
+ */
+enum { WJ_SIMD_SCALAR = 1, WJ_SIMD_SSE2 = 2, WJ_SIMD_AVX2 = 3 };
+/* Hidden, so that the loops reach these directly, not through the GOT. */
+#if defined(__GNUC__) || defined(__clang__)
+#define WJ_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define WJ_HIDDEN
+#endif
+extern WJ_HIDDEN _Atomic int wj_simd_chosen; /* 0 until decided */
+int wj_simd_decide(void);
+/* Makes the core take `path` from now on, whatever the processor has: for
+ * the tests, which run each path in one process. */
+void wj_simd_use(int path);
+static inline int wj_simd(void)
+{
+    int path = atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed);
+    return path ? path : wj_simd_decide();
+}
+/*
+ * The loops ask without deciding, in one compare: WJ_AVX2_ON is true once
+ * AVX2 is chosen; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
+ * a 16-byte step tests the bytes left against it instead of against 16.
+ * Until decided both say scalar, never a faster path; the entries that
+ * reach those loops (wj_doc_parse, the text writers) decide first.
+ */
+extern WJ_HIDDEN _Atomic size_t wj_simd_block16;
+#define WJ_AVX2_ON                                                             \
+    (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) ==            \
+     WJ_SIMD_AVX2)
+#define WJ_BLOCK16 atomic_load_explicit(&wj_simd_block16, memory_order_relaxed)
+
 /* ------------------------------------------------------------- allocation */
 
 void *wj_malloc(const wj_alloc *alloc, size_t size);
+
+/* Work between two questions to the interrupted hook: about a MiB of input
+ * read or output written. */
+#define WJ_POLL_BYTES ((size_t)1 << 20)
+
+/* True when alloc has an interrupted hook. */
+static inline int wj_pollable(const wj_alloc *alloc)
+{
+    return alloc && alloc->interrupted;
+}
+
+/* Asks alloc's interrupted hook (if any): non-zero when the call must stop. */
+static inline int wj_interrupted(const wj_alloc *alloc)
+{
+    return wj_pollable(alloc) && alloc->interrupted(alloc->ctx) != 0;
+}
 void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
 
 /*
@@ -66,14 +120,44 @@ struct wj_sha256;
 typedef struct wj_buf {
     char *ptr;
     size_t len;
-    size_t cap;
+    size_t cap; /* room ends here: the block's size, or (with an
+                   interrupted hook) where it is next due to be asked,
+                   so that running out of room asks it */
     const wj_alloc *alloc;
     struct wj_sha256 *hash; /* NULL: an ordinary buffer */
+    size_t size;            /* bytes allocated at ptr */
+    size_t done;            /* bytes written and already hashed away */
+    size_t poll_at;         /* done + len at which to ask the hook again */
+    int stopped;            /* the hook said stop (growth failed for it) */
 } wj_buf;
 
+/* An empty buffer that will allocate with alloc. */
+#define WJ_BUF_INIT(alloc)                                                     \
+    {                                                                          \
+        NULL, 0, 0, (alloc), NULL, 0, 0, 0, 0                                  \
+    }
+
 /* Makes room for `extra` more bytes (hashing and dropping what it holds
- * first, for a window); 0 on success, -1 when out of memory. */
+ * first, for a window), asking the interrupted hook first when there is
+ * one; 0 on success, -1 when out of memory or interrupted (then `stopped`
+ * is set: wj_buf_code tells the two apart). */
 int wj_buf_grow(wj_buf *buf, size_t extra);
+
+/* Allocates room for `extra` more bytes that will be written through later
+ * reserves (a size hint, not a reservation: with an interrupted hook the
+ * room stops a MiB on, so that writing goes on asking it). */
+int wj_buf_presize(wj_buf *buf, size_t extra);
+
+/* The code for a buffer's failed growth: WJ_ERR_INTERRUPTED when the hook
+ * stopped it, else WJ_ERR_NOMEM; err is filled either way. */
+wj_code wj_buf_fail(const wj_buf *buf, wj_error *err);
+
+/* rc, unless it is the WJ_ERR_NOMEM of buf's stopped growth: then
+ * WJ_ERR_INTERRUPTED (err filled). */
+static inline wj_code wj_buf_code(const wj_buf *buf, wj_code rc, wj_error *err)
+{
+    return rc == WJ_ERR_NOMEM && buf->stopped ? wj_buf_fail(buf, err) : rc;
+}
 
 static inline int wj_buf_reserve(wj_buf *buf, size_t extra)
 {
@@ -357,7 +441,7 @@ static inline uint32_t wj_plain_end(const char *json, size_t len, uint32_t at)
 {
     const char *quote;
 #if defined(__SSE2__)
-    if (len - at > 16) {
+    if (len - at > WJ_BLOCK16) {
         __m128i v =
             _mm_loadu_si128((const __m128i *)(const void *)(json + at + 1));
         unsigned m =
@@ -694,6 +778,11 @@ static inline wj_code wj_fail(wj_error *err, wj_code code, size_t offset,
 static inline wj_code wj_fail_nomem(wj_error *err)
 {
     return wj_fail(err, WJ_ERR_NOMEM, 0, "out of memory");
+}
+
+static inline wj_code wj_fail_interrupted(wj_error *err)
+{
+    return wj_fail(err, WJ_ERR_INTERRUPTED, 0, "interrupted");
 }
 
 /* Resets err (when not NULL) to "nothing went wrong", as every public

@@ -81,9 +81,10 @@ wj_code wj_writer_new_digest(const wj_alloc *alloc, wj_writer **out)
     if (rc != WJ_OK)
         return rc;
     if (wj_buf_reserve(&(*out)->out, DIGEST_WINDOW) != 0) {
+        rc = (*out)->out.stopped ? WJ_ERR_INTERRUPTED : WJ_ERR_NOMEM;
         wj_writer_free(*out);
         *out = NULL;
-        return WJ_ERR_NOMEM;
+        return rc;
     }
     wj_sha256_init(&(*out)->sha);
     (*out)->out.hash = &(*out)->sha;
@@ -123,8 +124,12 @@ static wj_code fail(wj_writer *w, wj_code code, const char *msg)
     return wj_fail(&w->err, code, 0, msg);
 }
 
+/* Out of memory, or interrupted when the hook stopped a buffer's growth. */
 static wj_code nomem(wj_writer *w)
 {
+    if (w->out.stopped || w->stack.stopped || w->last.stopped ||
+        w->marks.stopped)
+        return wj_fail_interrupted(&w->err);
     return wj_fail_nomem(&w->err);
 }
 
@@ -416,7 +421,20 @@ wj_code wj_writer_digest(const wj_writer *w, char hex[WJ_DIGEST_HEX_SIZE],
     }
     wj_error_clear(err);
     if (!w->out.hash) {
-        wj_sha256_hex(w->out.ptr ? w->out.ptr : "", w->out.len, hex);
+        /* The text may be long: hash it a MiB at a time, asking the hook
+         * between. */
+        size_t at = 0, n;
+        wj_sha256_init(&sha);
+        while (w->out.len - at > WJ_POLL_BYTES) {
+            wj_sha256_update(&sha, w->out.ptr + at, WJ_POLL_BYTES);
+            at += WJ_POLL_BYTES;
+            if (wj_interrupted(w->alloc))
+                return wj_fail_interrupted(err);
+        }
+        n = w->out.len - at;
+        if (n)
+            wj_sha256_update(&sha, w->out.ptr + at, n);
+        wj_sha256_peek_hex(&sha, hex);
         return WJ_OK;
     }
     sha = w->sha; /* what the window holds is not in it yet */

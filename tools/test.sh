@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Every test: installs what is missing (tools/install-deps.sh test), builds
 # everything with the tests (the Python module too), runs the whole ctest
-# suite, its valgrind memcheck runs, the same suite again under
+# suite, its unit, case and differential tests again under each slower
+# SIMD path (WIREJSON_SIMD), its valgrind memcheck runs, the same suite again under
 # AddressSanitizer + UndefinedBehaviorSanitizer, and each libFuzzer target
 # for a bounded time.
 set -euo pipefail
@@ -18,6 +19,15 @@ everything=(-DWIREJSON_TESTS=ON -DWIREJSON_SQLITE=ON -DWIREJSON_JQ=ON
             -DWIREJSON_PYTHON=ON)
 bash tools/build.sh build "${everything[@]}"
 (cd build && ctest --output-on-failure -j2 -LE valgrind)
+# Every CPU path (SPEC.md 11): the unit, case and differential tests
+# (label cpu-path) again on each slower path this processor has; the run
+# above took the fastest.
+for path in scalar sse2; do
+  if [ "$path" = scalar ] || grep -qw "$path" /proc/cpuinfo; then
+    echo "test: the cpu-path tests with WIREJSON_SIMD=$path"
+    (cd build && WIREJSON_SIMD=$path ctest --output-on-failure -j2 -L cpu-path)
+  fi
+done
 (cd build && ctest --output-on-failure -j2 -L valgrind)
 
 bash tools/build.sh build-asan -DWIREJSON_SANITIZE=address,undefined \

@@ -201,9 +201,11 @@ CREATE FUNCTION wirejson_error_position(doc json) RETURNS integer
 CREATE FUNCTION wirejson_error_position(doc jsonb) RETURNS integer
     AS 'MODULE_PATHNAME', 'wirejson_error_position'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- STABLE, as PostgreSQL's own version(): the library loaded may change
+-- (an upgrade) while the catalog does not.
 CREATE FUNCTION wirejson_version() RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_version'
-    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    LANGUAGE C STABLE STRICT PARALLEL SAFE;
 
 -- messages_digest_agg(m): messages_digest over rows, as an aggregate
 -- (messages_digest_agg(m ORDER BY i)) and a window function over any frame.
@@ -254,3 +256,26 @@ CREATE AGGREGATE messages_digest_agg(message jsonb) (
     MINVFUNC = wirejson_agg_inverse, MFINALFUNC = wirejson_agg_final,
     PARALLEL = SAFE
 );
+
+-- The functions belong to the extension's owner.  A trusted extension
+-- created by a user who is not a superuser runs this script as the bootstrap
+-- superuser, whose objects they would otherwise be; ALTER EXTENSION ... SET
+-- SCHEMA (relocatable = true) must own every member it moves, so without
+-- this the extension's own owner could not move it.
+DO $$
+DECLARE
+    f regprocedure;
+    owner name := (SELECT r.rolname FROM pg_extension AS e
+                   JOIN pg_roles AS r ON r.oid = e.extowner
+                   WHERE e.extname = 'wirejson');
+BEGIN
+    FOR f IN SELECT d.objid FROM pg_depend AS d
+             JOIN pg_extension AS e ON e.oid = d.refobjid
+             WHERE d.classid = 'pg_proc'::regclass AND d.deptype = 'e'
+               AND d.refclassid = 'pg_extension'::regclass
+               AND e.extname = 'wirejson'
+    LOOP
+        EXECUTE format('ALTER ROUTINE %s OWNER TO %I', f, owner);
+    END LOOP;
+END
+$$;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * aggregate.c - messages_digest_agg(m), the aggregate and window form of
- * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a window
- * frame, in order, SHA-256 of the concatenated message_digest hex strings of
- * the non-NULL rows; no rows, or an empty frame, give SHA-256 of "".
+ * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a
+ * window frame, in order, SHA-256 of the concatenated message_digest hex
+ * strings of the non-NULL rows; no rows, or an empty frame, give SHA-256 of "".
  *
  *   SELECT messages_digest_agg(m ORDER BY pos) FROM t;                 -- whole
  *   SELECT messages_digest_agg(m) OVER (ORDER BY pos) FROM t;          --
@@ -57,7 +57,7 @@ Datum wirejson_agg_step(PG_FUNCTION_ARGS)
     }
     if (PG_ARGISNULL(1))
         PG_RETURN_POINTER(state); /* NULL rows are skipped */
-    wjpg_arg_doc(fcinfo, 1, func, &json, &len);
+    wjpg_arg_doc_as(fcinfo, 1, func, WJPG_DOC_DOUBLES, &json, &len, NULL);
     rc = wj_conversation_push(state->conv, json, len, &err);
     if (rc != WJ_OK)
         wjpg_raise(rc, &err, func);

@@ -11,8 +11,16 @@
  * documents up to PostgreSQL's 1 GB value limit, whose trees and results may
  * be larger than 1 GB; a request beyond what palloc can ever give is a NULL,
  * not an error.
+ *
+ * The interrupted hook lets a query cancel, a statement_timeout or a
+ * backend's termination stop a long call: the core asks it about once a MiB
+ * and stops with WJ_ERR_INTERRUPTED; it only reads the flags the signal
+ * handlers set (raising an error here would longjmp out of the core), and
+ * wjpg_raise then lets CHECK_FOR_INTERRUPTS raise the cancel.
  */
 #include "wirejson_pg.h"
+
+#include "miscadmin.h"
 
 #define ALLOC_FLAGS (MCXT_ALLOC_HUGE | MCXT_ALLOC_NO_OOM)
 
@@ -40,7 +48,14 @@ static void pg_free(void *ctx, void *ptr)
         pfree(ptr);
 }
 
-const wj_alloc wjpg_current_alloc = {pg_malloc, pg_realloc, pg_free, NULL, NULL};
+static int pg_interrupted(void *ctx)
+{
+    (void)ctx;
+    return InterruptPending && (QueryCancelPending || ProcDiePending);
+}
+
+const wj_alloc wjpg_current_alloc = {pg_malloc, pg_realloc, pg_free, NULL,
+                                     pg_interrupted};
 
 void wjpg_alloc_init(wj_alloc *alloc, MemoryContext ctx)
 {
@@ -48,4 +63,5 @@ void wjpg_alloc_init(wj_alloc *alloc, MemoryContext ctx)
     alloc->realloc = pg_realloc;
     alloc->free = pg_free;
     alloc->ctx = ctx;
+    alloc->interrupted = pg_interrupted;
 }

@@ -14,8 +14,12 @@
  *                                       is needed too), or a bad argument
  *   54000 program_limit_exceeded        input or result beyond a limit
  *   53200 out_of_memory                 an allocation failed
+ *   57014 query_canceled                the call was interrupted (a cancel
+ *                                       that CHECK_FOR_INTERRUPTS raises)
  */
 #include "wirejson_pg.h"
+
+#include "miscadmin.h"
 
 static int sqlstate_of(wj_code rc)
 {
@@ -26,6 +30,7 @@ static int sqlstate_of(wj_code rc)
     case WJ_ERR_DEPTH: return ERRCODE_INVALID_TEXT_REPRESENTATION;
     case WJ_ERR_TOOBIG: return ERRCODE_PROGRAM_LIMIT_EXCEEDED;
     case WJ_ERR_NOMEM: return ERRCODE_OUT_OF_MEMORY;
+    case WJ_ERR_INTERRUPTED: return ERRCODE_QUERY_CANCELED;
     case WJ_ERR_RANGE:
     case WJ_ERR_TYPE:
     case WJ_ERR_ARGUMENT:
@@ -41,6 +46,13 @@ void wjpg_raise(wj_code rc, const wj_error *err, const char *func)
     size_t need;
     wj_error e = *err;
 
+    if (rc == WJ_ERR_INTERRUPTED) {
+        /* The hook saw a cancel or a termination pending: this raises it
+         * (canceling statement due to user request / statement timeout). */
+        CHECK_FOR_INTERRUPTS();
+        /* Held off (QueryCancelHoldoffCount, a critical section): the call
+         * still stops, with the core's message. */
+    }
     e.code = rc;
     need = wj_error_format(&e, func, buf, sizeof buf);
     if (need >= sizeof buf) {
@@ -64,6 +76,8 @@ void wjpg_raise_reason(wj_code rc, const char *reason, const char *func)
     wjpg_raise(rc, &err, func);
 }
 
+#define COPY_STEP ((size_t)1 << 20)
+
 text *wjpg_result_text(char *out, size_t len, const char *func)
 {
     text *t;
@@ -78,7 +92,13 @@ text *wjpg_result_text(char *out, size_t len, const char *func)
         wjpg_raise_reason(WJ_ERR_NOMEM, "out of memory", func);
     }
     SET_VARSIZE(t, len + VARHDRSZ);
-    memcpy(VARDATA(t), out, len);
+    /* A MiB at a time: copying a result of hundreds of MB takes long
+     * enough that a cancel must be able to land in between. */
+    for (size_t at = 0; at < len; at += COPY_STEP) {
+        size_t n = len - at < COPY_STEP ? len - at : COPY_STEP;
+        CHECK_FOR_INTERRUPTS();
+        memcpy(VARDATA(t) + at, out + at, n);
+    }
     pfree(out);
     return t;
 }

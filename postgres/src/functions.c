@@ -26,7 +26,10 @@ static Datum render(FunctionCallInfo fcinfo, const char *func,
     wj_error err;
     wj_code rc;
 
-    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    wjpg_arg_doc_as(fcinfo, 0, func,
+                    kind == WJ_RENDERING_CANONICAL ? WJPG_DOC_DOUBLES
+                                                   : WJPG_DOC_AS_IS,
+                    &json, &len, NULL);
     wjpg_arg_names(fcinfo, 1, &names, &n_names);
     rc = wj_rendering_text(kind, json, len, names, n_names, &wjpg_current_alloc,
                            &out, &out_len, &err);
@@ -46,7 +49,7 @@ static Datum digest(FunctionCallInfo fcinfo, const char *func,
     wj_error err;
     wj_code rc;
 
-    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    wjpg_arg_doc_as(fcinfo, 0, func, WJPG_DOC_DOUBLES, &json, &len, NULL);
     wjpg_arg_names(fcinfo, 1, &names, &n_names);
     rc = wj_digest_hex(kind, json, len, names, n_names, &wjpg_current_alloc,
                        hex, &err);
@@ -190,7 +193,8 @@ static bool validate(FunctionCallInfo fcinfo, const char *func, wj_error *err)
     size_t len;
     wj_code rc;
 
-    wjpg_arg_doc(fcinfo, 0, func, &json, &len);
+    if (!wjpg_arg_doc_as(fcinfo, 0, func, WJPG_DOC_VERDICT, &json, &len, err))
+        return false;
     rc = wj_validate(json, len, &wjpg_current_alloc, err);
     if (rc == WJ_OK)
         return true;
@@ -227,7 +231,12 @@ Datum wirejson_error_position(PG_FUNCTION_ARGS)
 
     if (validate(fcinfo, "wirejson_error_position", &err))
         PG_RETURN_NULL();
-    /* Inputs are at most 1 GB here, so the offset fits. */
+    /* Documents are at most 1 GB here (jsonb's text is stopped there too),
+     * but an offset that did not fit an integer would be an error, never
+     * a wrapped number. */
+    if (err.offset > (size_t)PG_INT32_MAX)
+        wjpg_raise_reason(WJ_ERR_TOOBIG, "error position out of integer range",
+                          "wirejson_error_position");
     PG_RETURN_INT32((int32)err.offset);
 }
 

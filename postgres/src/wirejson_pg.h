@@ -50,10 +50,28 @@ typedef struct wjpg_call {
 wjpg_call *wjpg_call_get(FunctionCallInfo fcinfo);
 
 /* JSON text of document argument argno (text, json: the bytes as they are;
- * jsonb: written by the core's wj_writer from PostgreSQL's jsonb iterator).
- * The text stays valid until the next call for the same argument. */
+ * jsonb: written by the core's wj_writer from PostgreSQL's jsonb iterator,
+ * an error 54000 as soon as that text passes 1 GB).  The text stays valid
+ * until the next call for the same argument. */
 void wjpg_arg_doc(FunctionCallInfo fcinfo, int argno, const char *func,
                   const char **json, size_t *len);
+
+/* How a jsonb document becomes text for a function. */
+typedef enum wjpg_doc_mode {
+    WJPG_DOC_AS_IS,   /* every number spelled as numeric_out spells it */
+    WJPG_DOC_DOUBLES, /* for functions that read numbers as doubles: one
+                         beyond a double's range is not spelled out (the
+                         core's range error comes at the same offset) */
+    WJPG_DOC_VERDICT  /* for wirejson_error(_position): a string that is
+                         not UTF-8 (SQL_ASCII) gives the error a text
+                         document would */
+} wjpg_doc_mode;
+
+/* wjpg_arg_doc in a mode; false only in WJPG_DOC_VERDICT mode, when the
+ * conversion found the document's error itself (*verdict filled). */
+bool wjpg_arg_doc_as(FunctionCallInfo fcinfo, int argno, const char *func,
+                     wjpg_doc_mode mode, const char **json, size_t *len,
+                     wj_error *verdict);
 
 /* The non-NULL elements of the text[] argument argno as names (palloc'd in
  * CurrentMemoryContext; the names point into the array). */

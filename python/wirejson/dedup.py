@@ -5,9 +5,10 @@
         [--member NAME] [--workers N | --scheduler ADDRESS]
         --out DIR FILE...
 
-reads JSON Lines files (gzip when the name ends in .gz), keys each line's
-body (the line, or its member NAME) by data_digest or by messages_digest of
-its "messages", and writes into DIR:
+reads JSON Lines files (gzip recognised by its magic bytes; a FILE may be
+a directory, its regular files read recursively in the byte order of their
+names, or a glob), keys each line's body (the line, or its member NAME) by
+data_digest or by messages_digest of its "messages", and writes into DIR:
 
   unique/part-NNNNN.jsonl  the first line of each key, byte for byte, in the
                            order of first occurrence; part k holds the keys
@@ -15,8 +16,9 @@ its "messages", and writes into DIR:
                            the parts read in name order are in file order
   counts/part-NNNNN.jsonl  {"key": K, "count": N, "first": {"file": F,
                            "line": L}} for the same keys in the same order
-                           (F the path as given on the command line, L
-                           counted from 1, blank lines included)
+                           (F the path as given on the command line, or
+                           a directory argument joined with the relative
+                           path; L counted from 1, blank lines included)
   summary.json             {"lines", "valid", "invalid", "distinct",
                            "duplicates", "errors": [{"file", "line",
                            "error"}, ...]}: non-blank lines read, those that
@@ -26,29 +28,42 @@ its "messages", and writes into DIR:
 
 How it runs: plain files are cut into byte ranges at line boundaries, a gzip
 file is one partition read as a stream; no file is ever held whole, by the
-client or a worker.  Each partition is read by a task that keeps only
-(count, first line number) per key, split into hash buckets; one task per
-bucket merges the partitions in order (first occurrence = the earliest
-partition, then the earliest line); one task per partition then reads it
-again and returns the first lines of the keys first seen there, which the
-client writes in partition order.  Nothing in the output depends on how the
-input was partitioned or how many workers ran it.  The workers must be able
-to import wirejson and read the files by the client's absolute paths (on a
-cluster of many machines: the same install and shared storage).
+client or a worker.  The input is read and keyed once, and the workers
+write the output: a map task per partition writes the partition's first
+line of each key (its candidates) and a spill of (key, count, first line,
+offset) records by hash bucket; a reduce task per bucket merges the spills
+in partition order (first occurrence = the earliest partition, then the
+earliest line) and writes the winners; a write task per input file
+assembles unique/ and counts/ part from the winners and the candidates.
+The client sends plans and gathers per-partition counts and the first
+errors, never lines.  Everything is built in a staging folder beside DIR
+and moved in by renames at the end, so DIR is either the new output or as
+it was; each task writes under names unique to its attempt and renames, so
+a task the scheduler runs again (a worker lost) leaves the same files.
+Nothing in the output depends on how the input was partitioned or how many
+workers ran it.  The workers must be able to import wirejson and read the
+files and the staging folder by the client's absolute paths (on a cluster
+of many machines: the same install and shared storage).
 
 WIREJSON_DEDUP_PARTITION_BYTES sets the size of the byte ranges (default:
 the input spread over four tasks a worker, between 1 MiB and 64 MiB).
 """
 
 import argparse
+import glob
 import gzip
+import heapq
 import json
 import logging
+import mmap
 import os
+import shutil
+import struct
 import sys
 import tempfile
 import time
 import uuid
+import zlib
 
 import wirejson
 
@@ -67,7 +82,7 @@ BLANK = b" \t\r\n"
 def _read_lines(part):
     """The physical lines that start in the partition, with their
     terminators, in order."""
-    _, _, path, start, end, gz = part
+    _, _, path, start, end, gz = part[:6]
     if gz:
         with gzip.open(path, "rb") as f:
             yield from f
@@ -140,88 +155,189 @@ class _LineError(Exception):
     """A line that does not key, with the message to report."""
 
 
-def map_partition(part, key, member, nbuckets):
-    """Keys every line of a partition.  Returns (meta, buckets): meta holds
-    the counts and the first MAX_ERRORS errors as (local line, message);
-    buckets[h] maps each key (32 bytes) whose first byte is h modulo
-    nbuckets to [count, first local line].  Local lines count from 1."""
+# A map task's spill record: key (32 bytes), count, first local line, and
+# where that line's bytes are in the partition's candidates file.
+SPILL = struct.Struct("<32sQQQQ")
+# A bucket's winner: partition, local line, key, total count, offset, length.
+WIN = struct.Struct("<IQ32sQQQ")
+
+
+def _publish(path, write):
+    """Writes path through write(file) under a name unique to this attempt,
+    then renames it into place: a task run twice (a worker lost, the task
+    retried) leaves one whole file, never a mixture."""
+    tmp = "%s.tmp-%s" % (path, uuid.uuid4().hex)
+    try:
+        with open(tmp, "wb") as f:
+            write(f)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _bucket(k, nbuckets):
+    return int.from_bytes(k[:4], "big") % nbuckets
+
+
+def map_partition(part, key, member, nbuckets, work):
+    """Keys every line of a partition, once.  Writes into work
+    cand-<i> (the first line in the partition of each key, without its
+    newline, in line order) and spill-<i> (a SPILL record per key, grouped
+    by hash bucket).  Returns the counts, the first MAX_ERRORS errors as
+    (local line, message) and the byte bounds of each bucket in spill-<i>.
+    Local lines count from 1."""
+    i, shown = part[0], part[6]
     keyed = _key_function(key, member)
-    buckets = [{} for _ in range(nbuckets)]
+    seen = {}
     errors = []
     lines = nonblank = valid = 0
+    cand_path = os.path.join(work, "cand-%d" % i)
+
+    def candidates(out):
+        nonlocal lines, nonblank, valid
+        offset = 0
+        write = out.write
+        for raw in _read_lines(part):
+            lines += 1
+            if not raw.strip(BLANK):
+                continue
+            nonblank += 1
+            line = raw[:-1] if raw.endswith(b"\n") else raw
+            try:
+                k = keyed(line)
+            except (wirejson.Error, _LineError) as e:
+                if len(errors) < MAX_ERRORS:
+                    errors.append((lines, str(e)))
+                continue
+            valid += 1
+            entry = seen.get(k)
+            if entry is None:
+                seen[k] = [1, lines, offset, len(line)]
+                write(line)
+                offset += len(line)
+            else:
+                entry[0] += 1
+
+    try:
+        _publish(cand_path, candidates)
+    except EOFError:
+        raise RuntimeError("%s: the gzip stream ends early" % shown) from None
+    except (gzip.BadGzipFile, zlib.error) as e:
+        raise RuntimeError("%s: not a valid gzip stream (%s)"
+                           % (shown, e)) from None
+    except OSError as e:
+        raise RuntimeError("cannot read %s: %s"
+                           % (shown, e.strerror or e)) from None
+    buckets = [[] for _ in range(nbuckets)]
     fromhex = bytes.fromhex
-    for raw in _read_lines(part):
-        lines += 1
-        if not raw.strip(BLANK):
-            continue
-        nonblank += 1
-        line = raw[:-1] if raw.endswith(b"\n") else raw
-        try:
-            k = fromhex(keyed(line))
-        except (wirejson.Error, _LineError) as e:
-            if len(errors) < MAX_ERRORS:
-                errors.append((lines, str(e)))
-            continue
-        valid += 1
-        bucket = buckets[k[0] % nbuckets]
-        entry = bucket.get(k)
-        if entry is None:
-            bucket[k] = [1, lines]
-        else:
-            entry[0] += 1
-    meta = {"lines": lines, "nonblank": nonblank, "valid": valid,
-            "errors": errors}
-    return meta, buckets
+    pack = SPILL.pack
+    for k, (count, line, off, length) in seen.items():
+        kb = fromhex(k)
+        buckets[_bucket(kb, nbuckets)].append(pack(kb, count, line, off,
+                                                    length))
+    bounds = [0]
+    for b in buckets:
+        bounds.append(bounds[-1] + len(b) * SPILL.size)
+    _publish(os.path.join(work, "spill-%d" % i),
+             lambda f: [f.write(b"".join(b)) for b in buckets])
+    return {"lines": lines, "nonblank": nonblank, "valid": valid,
+            "errors": errors, "bounds": bounds}
 
 
-def meta_of(mapped):
-    return mapped[0]
+def _records(path, start, end, record, chunk=4096):
+    """The records of struct record in bytes [start, end) of path."""
+    if end <= start:
+        return
+    with open(path, "rb") as f:
+        f.seek(start)
+        left = end - start
+        while left:
+            data = f.read(min(left, chunk * record.size))
+            if not data or len(data) % record.size:
+                raise RuntimeError("%s is shorter than its job wrote it" % path)
+            left -= len(data)
+            yield from record.iter_unpack(data)
 
 
-def bucket_of(mapped, h):
-    return mapped[1][h]
-
-
-def reduce_bucket(*pieces):
-    """Merges one bucket over every partition, given in partition order.
-    Returns {partition: [(local line, key, count), ...]} for the keys first
-    seen in each partition."""
+def reduce_bucket(h, work, ranges):
+    """Merges bucket h over the partitions' spills, given in partition
+    order as (partition, start, end) in spill-<partition>: a key's first
+    occurrence is in its earliest partition.  Writes win-<h>: a WIN record
+    per key, ordered by (partition, local line).  Returns {partition: number
+    of keys first seen there}."""
     total = {}
-    for i, piece in enumerate(pieces):
-        for k, (count, line) in piece.items():
+    for i, start, end in ranges:
+        for k, count, line, off, length in _records(
+                os.path.join(work, "spill-%d" % i), start, end, SPILL):
             entry = total.get(k)
             if entry is None:
-                total[k] = [count, i, line]
+                total[k] = [i, line, count, off, length]
             else:
-                entry[0] += count
-    firsts = {}
-    for k, (count, i, line) in total.items():
-        firsts.setdefault(i, []).append((line, k, count))
-    return firsts
+                entry[2] += count
+    wins = sorted((i, line, k, count, off, length)
+                  for k, (i, line, count, off, length) in total.items())
+    del total
+    per = {}
+    for w in wins:
+        per[w[0]] = per.get(w[0], 0) + 1
+    pack = WIN.pack
+    _publish(os.path.join(work, "win-%d" % h),
+             lambda f: f.write(b"".join(pack(*w) for w in wins)))
+    return per
 
 
-def firsts_of(reduced, i):
-    return reduced.get(i, [])
-
-
-def extract_partition(part, *firsts):
-    """Reads the partition again and returns [(local line, hex key, count,
-    line bytes)] for the keys first seen in it, in line order."""
-    wanted = sorted(x for piece in firsts for x in piece)
-    out = []
-    if not wanted:
-        return out
-    k = 0
-    for local, raw in enumerate(_read_lines(part), 1):
-        if local == wanted[k][0]:
-            line = raw[:-1] if raw.endswith(b"\n") else raw
-            out.append((local, wanted[k][1].hex(), wanted[k][2], line))
-            k += 1
-            if k == len(wanted):
-                break
-    if k != len(wanted):
-        raise RuntimeError("%s changed while the job read it" % part[2])
-    return out
+def write_file(fi, shown, bases, ranges, work, out, part_name):
+    """Writes unique/ and counts/ part fi from the winners of every bucket
+    (ranges: (bucket, start, end) in win-<bucket>, the file's partitions
+    only) and the partitions' candidates, without reading the input again.
+    bases maps each partition of the file to the file's lines before it.
+    Returns the number of keys written."""
+    streams = [_records(os.path.join(work, "win-%d" % h), s, e, WIN)
+               for h, s, e in ranges]
+    paths = [os.path.join(out, sub, part_name % fi)
+             for sub in ("unique", "counts")]
+    attempt = uuid.uuid4().hex
+    tmps = ["%s.tmp-%s" % (path, attempt) for path in paths]
+    written = 0
+    cand = {}
+    # The counts line as json.dumps writes it, the file name spelled once.
+    head, tail = _counts_line("\0", 0, shown, 0).split(b'"\\u0000", "count": 0')
+    head += b'"%s", "count": %d'
+    tail = tail[:-len(b"0}}\n")]  # then the line number, "}}" and "\n"
+    try:
+        with open(tmps[0], "wb") as unique, open(tmps[1], "wb") as counts:
+            uwrite, cwrite = unique.write, counts.write
+            for i, line, k, count, off, length in heapq.merge(*streams):
+                m = cand.get(i)
+                if m is None:
+                    with open(os.path.join(work, "cand-%d" % i), "rb") as f:
+                        size = os.fstat(f.fileno()).st_size
+                        m = cand[i] = mmap.mmap(f.fileno(), 0,
+                                                access=mmap.ACCESS_READ) \
+                            if size else b""
+                if off + length > len(m):
+                    raise RuntimeError("cand-%d is shorter than its job wrote "
+                                       "it" % i)
+                uwrite(m[off:off + length] + b"\n")
+                cwrite(head % (k.hex().encode(), count) + tail +
+                       b"%d}}\n" % (bases[i] + line))
+                written += 1
+        for tmp, path in zip(tmps, paths):
+            os.replace(tmp, path)
+    finally:
+        for m in cand.values():
+            if isinstance(m, mmap.mmap):
+                m.close()
+        for tmp in tmps:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return written
 
 
 # ----------------------------------------------------------------- client
@@ -258,11 +374,76 @@ class Progress:
             self.stream.flush()
 
 
-def plan(files, nworkers):
+class SetupError(Exception):
+    """Bad set-up, found before any work: exit status 2."""
+
+
+GLOB_CHARS = "*?["
+
+
+def expand(args):
+    """The input files, in order, as (F, path): a directory gives its
+    regular files, recursively, the entries of each directory in the order
+    of their names' bytes (F = the argument joined with the relative path);
+    an argument that does not exist as a path but holds a glob character is
+    a glob (its matches, sorted, each expanded the same way).  Raises
+    SetupError for an input that is missing."""
+    out = []
+
+    def walk(shown, path):
+        try:
+            names = sorted(os.listdir(path), key=os.fsencode)
+        except OSError as e:
+            raise SetupError("cannot read %s: %s" % (shown, e.strerror))
+        for name in names:
+            sub_shown, sub = os.path.join(shown, name), os.path.join(path, name)
+            if os.path.isdir(sub):
+                walk(sub_shown, sub)
+            elif os.path.isfile(sub):
+                out.append((sub_shown, sub))
+
+    def one(arg):
+        if os.path.isdir(arg):
+            walk(arg, arg)
+        elif os.path.isfile(arg):
+            out.append((arg, arg))
+        elif os.path.lexists(arg):
+            raise SetupError("not a regular file: %s" % arg)
+        else:
+            raise SetupError("no such file: %s" % arg)
+
+    for arg in args:
+        if not os.path.lexists(arg) and any(c in arg for c in GLOB_CHARS):
+            matches = sorted(glob.glob(arg), key=os.fsencode)
+            if not matches:
+                raise SetupError("no such file: %s" % arg)
+            for m in matches:
+                one(m)
+        else:
+            one(arg)
+    return out
+
+
+def inspect(files):
+    """(F, absolute path, gzip?, size) of each input: opened and its first
+    bytes read here, so a file that cannot be read fails before any work.
+    gzip is recognised by its magic bytes (1f 8b)."""
+    out = []
+    for shown, path in files:
+        try:
+            with open(path, "rb") as f:
+                magic = f.read(2)
+                size = os.fstat(f.fileno()).st_size
+        except OSError as e:
+            raise SetupError("cannot read %s: %s" % (shown, e.strerror))
+        out.append((shown, os.path.abspath(path), magic == b"\x1f\x8b", size))
+    return out
+
+
+def plan(inputs, nworkers):
     """The partitions, in order: (index, file index, absolute path, start,
-    end, gz).  Raises OSError for a file the client cannot stat."""
-    sizes = [os.stat(f).st_size for f in files]
-    plain = sum(s for f, s in zip(files, sizes) if not f.endswith(".gz"))
+    end, gz, F)."""
+    plain = sum(size for _, _, gz, size in inputs if not gz)
     size = os.environ.get(PARTITION_ENV)
     if size:
         size = int(size)
@@ -273,15 +454,14 @@ def plan(files, nworkers):
         size = min(MAX_PARTITION, max(MIN_PARTITION,
                                       -(-plain // (4 * max(nworkers, 1)))))
     parts = []
-    for fi, (f, n) in enumerate(zip(files, sizes)):
-        path = os.path.abspath(f)
-        if f.endswith(".gz"):
-            parts.append((len(parts), fi, path, 0, n, True))
+    for fi, (shown, path, gz, n) in enumerate(inputs):
+        if gz:
+            parts.append((len(parts), fi, path, 0, n, True, shown))
             continue
         start = 0
         while True:
             end = min(n, start + size)
-            parts.append((len(parts), fi, path, start, end, False))
+            parts.append((len(parts), fi, path, start, end, False, shown))
             start = end
             if start >= n:
                 break
@@ -296,118 +476,169 @@ def _counts_line(key, count, file, line):
         return (json.dumps(record) + "\n").encode("ascii")
 
 
-def _prepare_out(out, nfiles):
-    for sub in ("unique", "counts"):
-        folder = os.path.join(out, sub)
-        os.makedirs(folder, exist_ok=True)
-        for name in os.listdir(folder):  # parts of an earlier run
-            if name.startswith("part-") and name.endswith(".jsonl"):
-                os.unlink(os.path.join(folder, name))
+def part_name(nfiles):
     digits = max(5, len(str(max(nfiles - 1, 0))))
     return "part-%0" + str(digits) + "d.jsonl"
 
 
-def run(client, files, key, member, out):
-    """Runs the job on client over files; writes DIR out; returns the
-    summary."""
+def plural(n, noun):
+    return "%d %s%s" % (n, noun, "" if n == 1 else "s")
+
+
+def staging_for(out):
+    """A new staging folder beside out, on the same file system."""
+    parent = os.path.dirname(os.path.abspath(out))
+    os.makedirs(parent, exist_ok=True)
+    return tempfile.mkdtemp(prefix=os.path.basename(os.path.abspath(out)) +
+                            ".wirejson-tmp-", dir=parent)
+
+
+OUTPUTS = ("unique", "counts", "summary.json")
+
+
+def install(new, out, stage):
+    """Moves the finished output new into out by renames: out created, or
+    its unique/, counts/ and summary.json replaced (the old ones moved
+    into stage, put back if a rename fails)."""
+    if not os.path.lexists(out):
+        os.rename(new, out)
+        return
+    old = os.path.join(stage, "old")
+    os.mkdir(old)
+    moved, placed = [], []
+    try:
+        for name in OUTPUTS:
+            if os.path.lexists(os.path.join(out, name)):
+                os.rename(os.path.join(out, name), os.path.join(old, name))
+                moved.append(name)
+        for name in OUTPUTS:
+            os.rename(os.path.join(new, name), os.path.join(out, name))
+            placed.append(name)
+    except OSError:
+        for name in placed:
+            os.rename(os.path.join(out, name), os.path.join(new, name))
+        for name in moved:
+            os.rename(os.path.join(old, name), os.path.join(out, name))
+        raise
+
+
+def run(client, inputs, key, member, out, stage=None):
+    """Runs the job on client over inputs (from inspect); builds the
+    output in a staging folder beside out and moves it into out at the
+    end; returns the summary.  The client sends plans and receives
+    per-partition counts and the first errors only."""
     from distributed import as_completed
 
     info = client.scheduler_info()
     nworkers = max(1, sum(w.get("nthreads", 1)
                           for w in info.get("workers", {}).values()))
-    parts = plan(files, nworkers)
+    parts = plan(inputs, nworkers)
     n = len(parts)
-    nbuckets = max(1, min(n, nworkers, 64))
+    nfiles = len(inputs)
+    nbuckets = max(1, min(n, 2 * nworkers, 256))
     token = uuid.uuid4().hex[:12]
-    progress = Progress(2 * n + nbuckets)
-
-    maps = [client.submit(map_partition, p, key, member, nbuckets,
-                          key="wirejson-map-%s-%d" % (token, i))
-            for i, p in enumerate(parts)]
-    metas = [client.submit(meta_of, m, key="wirejson-meta-%s-%d" % (token, i))
-             for i, m in enumerate(maps)]
-    reduces = []
-    for h in range(nbuckets):
-        pieces = [client.submit(bucket_of, m, h,
-                                key="wirejson-bucket-%s-%d-%d" % (token, i, h))
-                  for i, m in enumerate(maps)]
-        reduces.append(client.submit(reduce_bucket, *pieces,
-                                     key="wirejson-reduce-%s-%d" % (token, h)))
-        del pieces
-    for fut in as_completed(maps + reduces):
-        fut.result()  # raises a task's error here
-        progress.step()
-    del maps
-    meta = client.gather(metas)
-    del metas
-
-    # The first lines, partition by partition, a window of tasks ahead.
-    window = max(4, 2 * nworkers)
-    extracts = {}
-
-    def submit_extract(i):
-        firsts = [client.submit(firsts_of, r, i,
-                                key="wirejson-firsts-%s-%d-%d" % (token, i, h))
-                  for h, r in enumerate(reduces)]
-        extracts[i] = client.submit(extract_partition, parts[i], *firsts,
-                                    key="wirejson-extract-%s-%d" % (token, i))
-
-    for i in range(min(window, n)):
-        submit_extract(i)
-    part_name = _prepare_out(out, len(files))
-    distinct = 0
-    unique_f = counts_f = None
-    current = -1
-    base = 0
+    names = part_name(nfiles)
+    own_stage = stage is None
+    if own_stage:
+        stage = staging_for(out)
     try:
-        # Every file has at least one partition, so every file its parts.
-        for i, p in enumerate(parts):
-            fi = p[1]
-            if fi != current:
-                for f in (unique_f, counts_f):
-                    if f:
-                        f.close()
-                unique_f = open(os.path.join(out, "unique", part_name % fi),
-                                "wb")
-                counts_f = open(os.path.join(out, "counts", part_name % fi),
-                                "wb")
-                current = fi
-                base = 0
-            firsts = extracts.pop(i).result()
-            if i + window < n:
-                submit_extract(i + window)
-            for local, k, count, line in firsts:
-                unique_f.write(line + b"\n")
-                counts_f.write(_counts_line(k, count, files[fi], base + local))
-            distinct += len(firsts)
-            base += meta[i]["lines"]
-            progress.step()
-    finally:
-        for f in (unique_f, counts_f):
-            if f:
-                f.close()
-        progress.close()
+        work = os.path.join(stage, "work")
+        new = os.path.join(stage, "new")
+        for d in (work, os.path.join(new, "unique"), os.path.join(new, "counts")):
+            os.makedirs(d)
+        progress = Progress(n + nbuckets + nfiles)
+        try:
+            def stage_of(futures):
+                results = {}
+                for fut in as_completed(list(futures)):
+                    results[futures[fut]] = fut.result()  # a task's error here
+                    fut.release()
+                    progress.step()
+                return results
 
-    errors = []
-    bases = {}
-    for p, m in zip(parts, meta):
-        fi = p[1]
-        for local, message in m["errors"]:
-            if len(errors) < MAX_ERRORS:
-                errors.append({"file": files[fi],
-                               "line": bases.get(fi, 0) + local,
-                               "error": message})
-        bases[fi] = bases.get(fi, 0) + m["lines"]
-    lines = sum(m["nonblank"] for m in meta)
-    valid = sum(m["valid"] for m in meta)
-    summary = {"lines": lines, "valid": valid, "invalid": lines - valid,
-               "distinct": distinct, "duplicates": valid - distinct,
-               "errors": errors}
-    with open(os.path.join(out, "summary.json"), "w", encoding="utf-8",
-              errors="backslashreplace") as f:
-        json.dump(summary, f, indent=2, ensure_ascii=False)
-        f.write("\n")
-    return summary
+            meta = stage_of({client.submit(
+                map_partition, p, key, member, nbuckets, work,
+                key="wirejson-map-%s-%d" % (token, p[0])): p[0]
+                for p in parts})
+            meta = [meta[i] for i in range(n)]
+            per = stage_of({client.submit(
+                reduce_bucket, h, work,
+                [(i, m["bounds"][h], m["bounds"][h + 1])
+                 for i, m in enumerate(meta)
+                 if m["bounds"][h + 1] > m["bounds"][h]],
+                key="wirejson-reduce-%s-%d" % (token, h)): h
+                for h in range(nbuckets)})
+            # Where each file's winners are in each bucket's win-<h>.
+            first_part = [None] * nfiles
+            for p in parts:
+                if first_part[p[1]] is None:
+                    first_part[p[1]] = p[0]
+            bases, base, fi_prev = [0] * n, 0, -1
+            for p, m in zip(parts, meta):
+                if p[1] != fi_prev:
+                    base, fi_prev = 0, p[1]
+                bases[p[0]] = base
+                base += m["lines"]
+            file_ranges = [[] for _ in range(nfiles)]
+            for h in range(nbuckets):
+                offset = 0
+                for fi in range(nfiles):
+                    count = sum(per[h].get(p[0], 0) for p in parts
+                                if p[1] == fi)
+                    if count:
+                        file_ranges[fi].append(
+                            (h, offset, offset + count * WIN.size))
+                    offset += count * WIN.size
+            by_file = [{} for _ in range(nfiles)]
+            for p in parts:
+                by_file[p[1]][p[0]] = bases[p[0]]
+            written = stage_of({client.submit(
+                write_file, fi, inputs[fi][0], by_file[fi], file_ranges[fi],
+                work, new, names,
+                key="wirejson-write-%s-%d" % (token, fi)): fi
+                for fi in range(nfiles)})
+        finally:
+            progress.close()
+
+        errors = []
+        for p, m in zip(parts, meta):
+            for local, message in m["errors"]:
+                if len(errors) < MAX_ERRORS:
+                    errors.append({"file": inputs[p[1]][0],
+                                   "line": bases[p[0]] + local,
+                                   "error": message})
+        lines = sum(m["nonblank"] for m in meta)
+        valid = sum(m["valid"] for m in meta)
+        distinct = sum(written.values())
+        summary = {"lines": lines, "valid": valid, "invalid": lines - valid,
+                   "distinct": distinct, "duplicates": valid - distinct,
+                   "errors": errors}
+        with open(os.path.join(new, "summary.json"), "w", encoding="utf-8",
+                  errors="backslashreplace") as f:
+            json.dump(summary, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        install(new, out, stage)
+        return summary
+    finally:
+        if own_stage:
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+def check_workers(client, address):
+    """SetupError unless every worker can import wirejson."""
+    info = client.scheduler_info()
+    if not info.get("workers"):
+        raise SetupError("no workers at %s; start them with the Python that "
+                         "has wirejson: %s -m distributed.cli.dask_worker %s"
+                         % (address, sys.executable, address))
+    try:
+        client.run(exec, "import wirejson, wirejson.dedup")
+    except Exception as e:  # the worker's ImportError, or its unpickling
+        raise SetupError(
+            "the workers at %s cannot import wirejson (%s: %s); start them "
+            "with the Python that has wirejson: %s -m "
+            "distributed.cli.dask_worker %s (or dask worker from that venv)"
+            % (address, type(e).__name__, e, sys.executable, address))
 
 
 def positive(text):
@@ -435,26 +666,35 @@ def parse_args(argv):
                        help="run on the existing scheduler at ADDRESS "
                             "(e.g. tcp://10.0.0.1:8786)")
     p.add_argument("--out", metavar="DIR", required=True,
-                   help="the output folder (created; earlier parts replaced)")
+                   help="the output folder (created, or its unique/, counts/ and "
+                        "summary.json replaced at the end)")
     p.add_argument("files", metavar="FILE", nargs="+",
-                   help="JSON Lines files, gzip when the name ends in .gz")
+                   help="JSON Lines files (gzip by its magic bytes), directories "
+                        "(read recursively) or globs")
     return p.parse_args(argv)
+
+
+def fail(message, status):
+    print("wirejson.dedup: error: %s" % message, file=sys.stderr)
+    return status
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    for f in args.files:
-        if not os.path.isfile(f):
-            print("wirejson.dedup: error: no such file: %s" % f,
-                  file=sys.stderr)
-            return 2
+    try:
+        inputs = inspect(expand(args.files))
+        if os.path.lexists(args.out) and not os.path.isdir(args.out):
+            raise SetupError("--out %s exists and is not a directory"
+                             % args.out)
+    except SetupError as e:
+        return fail(e, 2)
     from distributed import Client, LocalCluster
 
     try:
         if args.scheduler:
             with Client(args.scheduler) as client:
-                summary = run(client, args.files, args.key, args.member,
-                              args.out)
+                check_workers(client, args.scheduler)
+                summary = run(client, inputs, args.key, args.member, args.out)
         else:
             workers = args.workers or os.cpu_count() or 1
             with LocalCluster(n_workers=workers, threads_per_worker=1,
@@ -462,16 +702,24 @@ def main(argv=None):
                               silence_logs=logging.ERROR,
                               local_directory=tempfile.gettempdir()) as cluster, \
                     Client(cluster) as client:
-                summary = run(client, args.files, args.key, args.member,
-                              args.out)
-    except (OSError, ValueError, RuntimeError) as e:
-        print("wirejson.dedup: error: %s" % e, file=sys.stderr)
-        return 1
-    print("%d lines: %d valid, %d invalid, %d distinct, %d duplicates -> %s"
-          % (summary["lines"], summary["valid"], summary["invalid"],
-             summary["distinct"], summary["duplicates"], args.out))
+                check_workers(client, "the local cluster")
+                summary = run(client, inputs, args.key, args.member, args.out)
+    except SetupError as e:
+        return fail(e, 2)
+    except KeyboardInterrupt:
+        return fail("interrupted; %s left as it was" % args.out, 130)
+    except Exception as e:  # a task's error, a lost cluster
+        text = str(e) or type(e).__name__
+        return fail(" ".join(text.split()), 1)
+    print("%s: %d valid, %d invalid, %d distinct, %s -> %s"
+          % (plural(summary["lines"], "line"), summary["valid"],
+             summary["invalid"], summary["distinct"],
+             plural(summary["duplicates"], "duplicate"), args.out))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as the module wirejson.dedup, so the tasks travel to the workers
+    # by name (the workers import the same module), not by value.
+    from wirejson import dedup as _module
+    sys.exit(_module.main())

@@ -18,6 +18,16 @@
                same digests, equal to tests/conv/jcs.py's (an independent
                RFC 8785 implementation)
   readme       the README's PostgreSQL examples give the results shown
+  limits       a small jsonb that spells gigabytes (1e131071): 54000 at the
+               1 GB limit in bounded time and memory; numbers beyond a
+               double's range are the text's range error at its offset;
+               long numbers spelled as jsonb_out spells them
+  cancel       statement_timeout and pg_cancel_backend stop a call on a
+               ~510 MB text within 1.5 s
+  ascii        in a SQL_ASCII database, wirejson_error(_position) of a jsonb
+               holding bytes that are not UTF-8 answer as for text
+  owner        wirejson_version() is STABLE; the non-superuser owner of the
+               (trusted) extension can ALTER EXTENSION ... SET SCHEMA
 
 usage: check.py --host SOCKET_DIR --port N --user U --top REPO [--summary FILE]
                 [--only NAME ...] [--cases FILE ...] [-v]
@@ -86,6 +96,221 @@ def error_of(cur, sql, args=None):
         return None
     except psycopg2.Error as e:
         return (e.pgcode, e.diag.message_primary)
+
+
+# ------------------------------------------------------ limits, cancel
+
+def backend_vm_peak(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmPeak:"):
+                return int(line.split()[1]) * 1024
+    return None
+
+
+def timed_error(cur, sql, args=None):
+    t0 = time.time()
+    e = error_of(cur, sql, args)
+    return e, time.time() - t0
+
+
+GB = 1 << 30
+RANGE = "number out of range at byte %d: rounds to infinity"
+
+
+def check_limits(c, cur):
+    # 10,000 numbers of 131,072 digits: about 100 KB of jsonb, 1.31 GB of
+    # text.  A fresh session, so that VmPeak is this test's.
+    conn = c.connect()
+    cur = conn.cursor()
+    cur.execute("CREATE TEMP TABLE huge AS SELECT ('[' || repeat('1e131071,', 9999)"
+                " || '1e131071]')::jsonb AS j")
+    pid = q(cur, "SELECT pg_backend_pid()")[0][0]
+    size = q(cur, "SELECT pg_column_size(j) FROM huge")[0][0]
+    c.ok(size < 200_000, f"limits: the jsonb is small ({size} bytes)")
+    for func in ("wire_json", "wire_json_sorted", "wirejson_error",
+                 "wirejson_error_position", "tool_schemas"):
+        e, t = timed_error(cur, f"SELECT {func}(j) FROM huge")
+        c.ok(e == ("54000", f"{func}: input too large"), f"limits: {func}: {e}")
+        c.ok(t < 1.0, f"limits: {func} took {t:.2f} s")
+        print(f"limits: {func}(1.31 GB of text in {size} bytes of jsonb): {t:.2f} s")
+    peak = backend_vm_peak(pid)
+    c.ok(peak is not None and peak < 2 * GB, f"limits: backend VmPeak {peak}")
+    print(f"limits: backend VmPeak {peak / 2**20:.0f} MiB")
+    # Beyond a double's range: the error the text gives, at the offset of
+    # the number in the text (written by hand), without a digit spelled.
+    for sql, want in [
+        ("SELECT canonical_json(j) FROM huge", "canonical_json: " + RANGE % 1),
+        ("SELECT data_digest(j) FROM huge", "data_digest: " + RANGE % 1),
+        ("SELECT data_digest('{\"a\":[true,-1e131071]}'::jsonb)",
+         "data_digest: " + RANGE % 11),
+        ("SELECT data_digest('{\"a\":[true,-1e131071]}'::text)",
+         "data_digest: " + RANGE % 11),
+        # jsonb keeps shorter names first: its text is {"n":1.8e308,"role":...}
+        ("SELECT message_digest('{\"role\":\"user\",\"n\":1.8e308}'::jsonb)",
+         "message_digest: " + RANGE % 5),
+        ("SELECT messages_digest('[{\"n\":1e309}]'::jsonb)",
+         "messages_digest: " + RANGE % 6),
+        ("SELECT canonical_json('[1e131071]'::text)", "canonical_json: " + RANGE % 1),
+    ]:
+        e, t = timed_error(cur, sql)
+        c.ok(e == ("22023", want), f"limits: {sql}: {e}")
+        c.ok(t < 1.0, f"limits: {sql} took {t:.2f} s")
+    # Just inside the range, and long numbers that are no error.
+    c.ok(q(cur, "SELECT canonical_json('[1.7976931348623157e308, 1e-400, 123.4500]'::jsonb)")
+         == [("[1.7976931348623157e+308,0,123.45]",)], "limits: near the range")
+    c.ok(q(cur, "SELECT canonical_arguments('[1e400]'::jsonb)")
+         == [("[1" + "0" * 400 + "]",)], "limits: canonical_arguments keeps the digits")
+    # Numbers spelled from their stored digits as jsonb_out spells them.
+    nums = ["0", "0.000", "-0.5", "1e-20", "12345678901234567890123456789",
+            "10000", "100000000.5", "-123.000456", "9999.9999", "1e40",
+            "0.0001", "1234.5678e-10", "7e1000", "-31.41592653589793238462643",
+            "5e-3", "120e-1"]
+    doc = "[" + ",".join(nums) + "]"
+    got = q(cur, "SELECT wire_json(%s::jsonb) = wire_json(%s::jsonb::text), "
+                 "wire_json(%s::jsonb)", (doc, doc, doc))[0]
+    c.ok(got[0], f"limits: numbers spelled as jsonb_out: {got[1][:200]}")
+    c.ok(q(cur, "SELECT wire_json('[1e3, -0.0010, 1.5e2, 0.00, 5e-3, 120e-1]'::jsonb)")
+         == [("[1000,-0.0010,150,0.00,0.005,12.0]",)], "limits: numbers (by hand)")
+    c.ok(q(cur, "SELECT length(wire_json('[1e131071]'::jsonb))") == [(131074,)],
+         "limits: 1e131071 is 131,072 digits")
+    # A position far into a document is the number, not a wrapped one.
+    c.ok(q(cur, "SELECT wirejson_error_position(('[' || repeat('\"x\",', 100000) || '1,]')::text)")
+         == [(100000 * 4 + 3,)], "limits: a position past 400 KB")
+    conn.close()
+
+
+# Builds a ~510 MB text (which takes this server longer than the call
+# itself), then renders it again and again until the statement is stopped;
+# application_name says when the building is over.
+CANCEL_SQL = """DO $$
+DECLARE x text := '[' || repeat('{"a":"bcdefgh"},', 30000000) || '1]';
+BEGIN
+  PERFORM set_config('application_name', 'wirejson_rendering', false);
+  LOOP PERFORM wire_json(x); END LOOP;
+END $$"""
+
+
+def check_cancel(c, cur):
+    pid = q(cur, "SELECT pg_backend_pid()")[0][0]
+    other = c.connect()
+    ocur = other.cursor()
+    marks = {}
+
+    def watch(stop, until):
+        # waits for the rendering loop, then 0.5 s into it stops the call
+        try:
+            while q(ocur, "SELECT application_name FROM pg_stat_activity "
+                          "WHERE pid = %s", (pid,)) != [("wirejson_rendering",)]:
+                if time.time() > until:
+                    return
+                time.sleep(0.05)
+            marks["ready"] = time.time()
+            time.sleep(0.5)
+            marks["stop"] = time.time()
+            stop()
+        except psycopg2.Error:
+            pass
+
+    for how in ("pg_cancel_backend", "statement_timeout"):
+        cur.execute("SET application_name = 'wirejson_check'")
+        if how == "pg_cancel_backend":
+            stop = lambda: ocur.execute("SELECT pg_cancel_backend(%s)", (pid,))  # noqa: E731
+            th = threading.Thread(target=watch, args=(stop, time.time() + 120))
+            th.start()
+            e, t = timed_error(cur, CANCEL_SQL)
+            end = time.time()
+            th.join()
+            build = marks["ready"] - (end - t)
+        else:
+            # the timeout set to land in the loop: the building's time as
+            # measured above, and 3 s for its spread
+            timeout = build + 3
+            cur.execute(f"SET statement_timeout = '{int(timeout * 1000)}ms'")
+            marks.clear()
+            th = threading.Thread(target=watch,
+                                  args=(lambda: None, time.time() + timeout))
+            th.start()
+            t0 = time.time()
+            e, t = timed_error(cur, CANCEL_SQL)
+            end = time.time()
+            cur.execute("RESET statement_timeout")
+            th.join()
+            c.ok(marks.get("ready", end) < t0 + timeout,
+                 "cancel: the timeout came while rendering")
+            marks["stop"] = t0 + timeout
+        lag = end - marks["stop"]
+        c.ok(e is not None and e[0] == "57014", f"cancel: {how}: {e}")
+        c.ok(lag < 1.5, f"cancel: {how} took effect after {lag:.2f} s")
+        print(f"cancel: {how}: the statement ended {lag:.2f} s after it "
+              f"(building the text took {build:.1f} s)")
+    other.close()
+
+
+def check_ascii(c, admin_cur):
+    admin_cur.execute("DROP DATABASE IF EXISTS wirejson_ascii")
+    admin_cur.execute("CREATE DATABASE wirejson_ascii ENCODING 'SQL_ASCII' "
+                      "TEMPLATE template0 LC_COLLATE 'C' LC_CTYPE 'C'")
+    conn = c.connect("wirejson_ascii")
+    cur = conn.cursor()
+    cur.execute("CREATE EXTENSION wirejson")
+    # (document bytes, offset of the error and reason, written by hand)
+    cases = [
+        (b'["a\xff"]', 3, "invalid UTF-8"),
+        (b'{"k\xff":1}', 3, "invalid UTF-8"),
+        (b'["x\\n","ab\xc3("]', 10, "invalid UTF-8"),
+        (b'{"b":"\xed\xa0"}', 6, "invalid UTF-8"),
+        (b'[' * 1001 + b'"\xff"' + b']' * 1001, 1000, "nesting deeper than 1000"),
+    ]
+    for raw, offset, reason in cases:
+        want = (f"malformed JSON at byte {offset}: {reason}", offset)
+        for typ in ("text", "jsonb"):
+            sql = (f"SELECT wirejson_error(d::{typ}), wirejson_error_position(d::{typ}) "
+                   "FROM (SELECT convert_from(%s, 'SQL_ASCII') AS d) AS s")
+            try:
+                got = q(cur, sql, (psycopg2.Binary(raw),))[0]
+            except psycopg2.Error as e:
+                got = (e.pgcode, e.diag.message_primary)
+            c.ok(got == want, f"ascii: {typ} {raw[:24]!r}: {got}")
+    got = q(cur, "SELECT wirejson_error(d::jsonb) FROM (SELECT convert_from(%s, "
+                 "'SQL_ASCII') AS d) AS s", (psycopg2.Binary(b'["caf\xc3\xa9"]'),))
+    c.ok(got == [(None,)], f"ascii: valid UTF-8: {got}")
+    conn.close()
+    admin_cur.execute("DROP DATABASE wirejson_ascii")
+
+
+def check_owner(c, admin_cur):
+    c.ok(q(c.cur, "SELECT provolatile FROM pg_proc WHERE proname = 'wirejson_version'")
+         == [("s",)], "owner: wirejson_version is STABLE")
+    admin_cur.execute("DROP DATABASE IF EXISTS wirejson_owner")
+    admin_cur.execute("DROP ROLE IF EXISTS wirejson_owner_role")
+    admin_cur.execute("CREATE ROLE wirejson_owner_role LOGIN")
+    admin_cur.execute("CREATE DATABASE wirejson_owner")
+    admin_cur.execute("GRANT CREATE ON DATABASE wirejson_owner TO wirejson_owner_role")
+    conn = psycopg2.connect(host=c.args.host, port=c.args.port,
+                            user="wirejson_owner_role", dbname="wirejson_owner")
+    conn.autocommit = True
+    cur = conn.cursor()
+    e = error_of(cur, "CREATE EXTENSION wirejson")  # trusted: no superuser needed
+    c.ok(e is None, f"owner: CREATE EXTENSION by a non-superuser: {e}")
+    c.ok(q(cur, "SELECT r.rolsuper, r.rolname FROM pg_extension e JOIN pg_roles r "
+                "ON r.oid = e.extowner WHERE e.extname = 'wirejson'")
+         == [(False, "wirejson_owner_role")], "owner: owned by a non-superuser")
+    cur.execute("CREATE SCHEMA moved")
+    e = error_of(cur, "ALTER EXTENSION wirejson SET SCHEMA moved")
+    c.ok(e is None, f"owner: ALTER EXTENSION SET SCHEMA by its owner: {e}")
+    c.ok(q(cur, "SELECT moved.wire_json('{\"b\":1,\"a\":2}'), "
+                "moved.wirejson_version() = (SELECT extversion FROM pg_extension "
+                "WHERE extname = 'wirejson')")
+         == [('{"a":2,"b":1}', True)], "owner: the functions moved")
+    c.ok(q(cur, "SELECT count(*) FILTER (WHERE n.nspname <> 'moved'), count(*) "
+                "FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.deptype = 'e' "
+                "JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'wirejson' "
+                "JOIN pg_namespace n ON n.oid = p.pronamespace")[0][0] == 0,
+         "owner: every function moved")
+    conn.close()
+    admin_cur.execute("DROP DATABASE wirejson_owner")
+    admin_cur.execute("DROP ROLE wirejson_owner_role")
 
 
 # ---------------------------------------------------------------- cases
@@ -458,12 +683,20 @@ def main():
     c.no_jsonb = make_tables(c, cur)
     steps = [("demo", check_demo), ("aggregate", check_aggregate),
              ("index", check_index), ("parallel", check_parallel),
-             ("sessions", check_sessions), ("memory", check_memory)]
+             ("sessions", check_sessions), ("memory", check_memory),
+             ("limits", check_limits), ("cancel", check_cancel)]
     for name, fn in steps:
         if want(name) or (name == "index" and (want("parallel") or want("sessions"))):
             before = c.failed
             t0 = time.time()
             fn(c, cur)
+            print(f"{name}: {'ok' if c.failed == before else 'FAILED'} ({time.time() - t0:.1f} s)")
+    c.cur = cur
+    for name, fn in (("ascii", check_ascii), ("owner", check_owner)):
+        if want(name):
+            before = c.failed
+            t0 = time.time()
+            fn(c, acur)
             print(f"{name}: {'ok' if c.failed == before else 'FAILED'} ({time.time() - t0:.1f} s)")
     if want("readme"):
         check_readme(c)

@@ -404,7 +404,7 @@ def main():
                   names, {"WIREJSON_DEDUP_PARTITION_BYTES": "32771"})
             outs["--scheduler"] = read_output(os.path.join(tmp, "ws"))
             prefixes = cluster.task_prefixes()
-            check({"wirejson-map", "wirejson-reduce", "wirejson-extract"} <=
+            check({"wirejson-map", "wirejson-reduce", "wirejson-write"} <=
                   set(prefixes), "the scheduler ran no job tasks: %r" % prefixes)
             # messages_digest of a member, on the same cluster.
             member_file = os.path.join(data, "wrapped.jsonl")

@@ -23,7 +23,9 @@ CHILD = r'''
 import os, signal, sys, threading, time
 import wirejson
 
-doc = '["' + "a" * 300_000_000 + '"]'
+# numbers: seconds of work whatever the machine, read and written a MiB
+# at a time
+doc = '[' + '0.1,' * 75_000_000 + '0.1]'
 sent = []
 
 

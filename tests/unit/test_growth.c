@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_growth.c - the one growth policy (wj_grow, alloc.c) and the sizes
- * the parser and the renderings ask for (docs/contract.md §8: no allocation larger than
- * needed, nor larger than the allocator serves when a smaller one would
- * do).  An allocator that records every request checks the sizes; for
+ * the parser and the renderings ask for (docs/contract.md §8: no allocation
+ * larger than needed, nor larger than the allocator serves when a smaller one
+ * would do).  An allocator that records every request checks the sizes; for
  * wj_grow alone, one that hands out a dummy block checks requests far
  * larger than this machine should really allocate.
  */

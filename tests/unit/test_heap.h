@@ -54,7 +54,6 @@ static void heap_free(void *ctx, void *ptr)
     }
 }
 
-static const wj_alloc heap = {heap_malloc, heap_realloc, heap_free, NULL,
-                              NULL};
+static const wj_alloc heap = {heap_malloc, heap_realloc, heap_free, NULL, NULL};
 
 #endif /* WJ_TEST_HEAP_H */

@@ -1,6 +1,7 @@
 -- Every function the extension installs, with its arguments, result and
 -- flags: IMMUTABLE STRICT PARALLEL SAFE, except the aggregate's support
--- functions, which take internal and so skip NULL rows themselves.
+-- functions, which take internal and so skip NULL rows themselves, and
+-- wirejson_version(), STABLE as version() is.
 SELECT p.oid::regprocedure AS function, p.prorettype::regtype AS returns,
        p.provolatile AS vol, p.proisstrict AS strict, p.proparallel AS par,
        p.prokind AS kind
