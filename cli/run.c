@@ -34,6 +34,10 @@ typedef struct pool {
     pthread_cond_t work, done;
     int nullable;
     const cli_block_hooks *hooks; /* NULL: the function of the options */
+    /* --on-error fail: a block failed; the blocks taken after it (all later
+     * in input order, since blocks are taken in order) are not worked on,
+     * the run stops at the failed one */
+    int stop;
     /* --on-error null: totals, and the first failure */
     uint64_t n_failed;
     char *first_fail;
@@ -158,9 +162,17 @@ static void *worker(void *arg)
         if (p->taken == p->submitted)
             break;
         b = slot(p, p->taken++);
+        if (p->stop) {
+            b->out.len = 0;
+            b->done = 1;
+            pthread_cond_broadcast(&p->done);
+            continue;
+        }
         pthread_mutex_unlock(&p->mu);
         work_block(p, b);
         pthread_mutex_lock(&p->mu);
+        if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
+            p->stop = 1;
         b->done = 1;
         pthread_cond_broadcast(&p->done);
     }

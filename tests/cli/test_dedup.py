@@ -172,10 +172,9 @@ def check_sqlite(d, args):
             c.execute("INSERT INTO l VALUES (?, ?, ?, ?, ?)",
                       (seq, fi, n, raw, k))
     rows = c.execute(
-        "SELECT k, count(*), file, line, body FROM l JOIN (SELECT k AS kk, "
+        "SELECT k, file, line, body FROM l JOIN (SELECT k AS kk, "
         "min(seq) AS first FROM l WHERE k IS NOT NULL GROUP BY k) "
         "ON k = kk AND seq = first ORDER BY seq").fetchall()
-    # count(*) above counts the joined row only; the counts come separately
     counts = dict(c.execute("SELECT k, count(*) FROM l WHERE k IS NOT NULL "
                             "GROUP BY k"))
     out = os.path.join(d, "out")
@@ -186,7 +185,7 @@ def check_sqlite(d, args):
     if len(got) != len(rows):
         fail("sqlite: %d keys, dedup %d" % (len(rows), len(got)))
         return
-    for (k, _, fi, line, body), g, u in zip(rows, got, uniq):
+    for (k, fi, line, body), g, u in zip(rows, got, uniq):
         if (g["key"], g["count"], g["first"]["line"]) != (k, counts[k], line):
             fail("sqlite: %r vs %r" % ((k, counts[k], line), g))
         if u != body:
@@ -219,7 +218,7 @@ def main():
         else:
             same_tree(os.path.join(d, "out"), os.path.join(d, "pyout"),
                       "against the Python job")
-            if pout != out:
+            if pout != out.replace(b"-> out", b"-> pyout"):
                 fail("stdout: %r vs %r" % (out, pout))
 
         # --key messages_digest and --member
