@@ -305,6 +305,8 @@ static int run_file(pool *p, const char *name, size_t index,
     cli_source src;
     block *b;
     size_t parsed = 0;   /* bytes of b->in split into records */
+    size_t no_end = 0;   /* lines: bytes after parsed known to hold no \n,
+                            so a long line is not searched again each read */
     uint64_t chunk_left = 0;
     int st = 0, at_end = 0;
     const char *shown = name;
@@ -374,8 +376,14 @@ static int run_file(pool *p, const char *name, size_t index,
             int bad = 0;
             if (avail == 0)
                 break;
-            if (o->format == FORMAT_LINES)
-                len = cli_record_end_lines(b->in + parsed, avail);
+            if (o->format == FORMAT_LINES) {
+                len = cli_record_end_lines(b->in + parsed + no_end,
+                                           avail - no_end);
+                if (len)
+                    len += no_end, no_end = 0;
+                else
+                    no_end = avail;
+            }
             else if (o->format == FORMAT_TSV)
                 len = cli_record_end_tsv(b->in + parsed, avail);
             else
@@ -403,6 +411,7 @@ static int run_file(pool *p, const char *name, size_t index,
                     goto out;
                 }
                 len = avail; /* a last line without \n */
+                no_end = 0;
             }
             if (o->chunk_header && o->format != FORMAT_ROWBINARY &&
                 chunk_left == 0) {
