@@ -130,6 +130,38 @@ size_t cli_tsv_unescape(char *p, size_t n);
 
 /* ---------------------------------------------------------------- the run */
 
+/* A block of records read from one file: in[0..in_len), record r ending at
+ * ends[r] (its separator included), the first one at line (or row)
+ * first_line of files[file_index]. */
+typedef struct cli_block {
+    char *in; /* complete records, then (while filling) a partial one */
+    size_t in_len, in_cap;
+    size_t *ends; /* each record's end in in */
+    size_t n_rec, ends_cap;
+    const char *file;
+    size_t file_index;
+    uint64_t first_line; /* the first record's line or row number */
+    cli_buf out;
+    int done;
+    /* the first failed record: its index (SIZE_MAX: none) and message */
+    size_t fail_at;
+    char *fail_msg;
+    uint64_t n_failed;
+} cli_block;
+
+/* What a run does with its blocks, instead of calling the options' function:
+ * work on any thread (results into b->out), consume on the main thread in
+ * input order (0, or the exit status to stop with). */
+typedef struct cli_block_hooks {
+    void (*work)(void *ctx, cli_block *b);
+    int (*consume)(void *ctx, cli_block *b);
+    void *ctx;
+} cli_block_hooks;
+
+/* The files of o (standard input when none) in blocks of records in o's
+ * format, on o->jobs threads; hooks NULL: o's function, results on standard
+ * output. */
+int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks);
 int cli_run_function(const cli_options *o);
 int cli_run_dedup(const cli_options *o);
 

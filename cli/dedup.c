@@ -1,10 +1,1102 @@
 /* SPDX-License-Identifier: MIT */
-/* wirejson dedup: placeholder until the job is written. */
+/*
+ * wirejson dedup: the dedup job of the Python module (python3 -m
+ * wirejson.dedup) on one machine, writing byte for byte the same DIR:
+ *
+ *   unique/part-NNNNN.jsonl  the first line of each key, in the order of
+ *                            first occurrence; part k holds the keys first
+ *                            seen in the k-th input file
+ *   counts/part-NNNNN.jsonl  {"key": K, "count": N, "first": {"file": F,
+ *                            "line": L}} for the same keys, in the same order
+ *   summary.json             the totals and the first 100 errors
+ *
+ * The lines are keyed on the -j threads of the block machinery (run.c), and
+ * applied on the main thread in input order: a key seen for the first time
+ * has its line written to the staging unique part at once, so memory holds
+ * only the table of distinct keys (the 32-byte digest, the count and where
+ * it was first seen).  Everything is built in a staging folder beside DIR
+ * and moved into DIR by renames at the end: a run that fails leaves DIR as
+ * it was.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+
+#define MAX_ERRORS 100
+#define CHUNK_ENTRIES 65536
+
+/* ------------------------------------------------------- Python's strings */
+
+/* The length of the valid UTF-8 sequence at p (as Python's strict decoder
+ * takes it: no surrogates, no overlong forms, up to U+10FFFF), or 0. */
+static size_t utf8_at(const unsigned char *p, size_t n, uint32_t *cp)
+{
+    unsigned c = p[0];
+    size_t len, k;
+    uint32_t v;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2, v = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        len = 3, v = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        len = 4, v = c & 0x07;
+    else
+        return 0;
+    if (n < len)
+        return 0;
+    for (k = 1; k < len; k++) {
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+        v = (v << 6) | (p[k] & 0x3F);
+    }
+    if ((len == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) ||
+        (len == 4 && (v < 0x10000 || v > 0x10FFFF)))
+        return 0;
+    *cp = v;
+    return len;
+}
+
+static int valid_utf8(const char *s, size_t n)
+{
+    size_t i = 0;
+    uint32_t cp;
+    while (i < n) {
+        size_t l = utf8_at((const unsigned char *)s + i, n - i, &cp);
+        if (!l)
+            return 0;
+        i += l;
+    }
+    return 1;
+}
+
+enum quote_mode {
+    QUOTE_UTF8,   /* json.dumps(ensure_ascii=False), bytes as they are */
+    QUOTE_ASCII,  /* json.dumps(ensure_ascii=True) of the name's str */
+    QUOTE_BACKSLASH /* ensure_ascii=False, written with errors=
+                       "backslashreplace": an undecodable byte as \udcXX */
+};
+
+/* Appends s[0..n) as Python's json.dumps spells the str os.fsdecode(s). */
+static int quote(cli_buf *b, const char *s, size_t n, enum quote_mode mode)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    char esc[16];
+    if (cli_buf_append(b, "\"", 1))
+        return -1;
+    while (i < n) {
+        unsigned c = p[i];
+        uint32_t cp;
+        size_t l;
+        const char *e = NULL;
+        switch (c) {
+        case '"': e = "\\\""; break;
+        case '\\': e = "\\\\"; break;
+        case '\n': e = "\\n"; break;
+        case '\r': e = "\\r"; break;
+        case '\t': e = "\\t"; break;
+        case '\b': e = "\\b"; break;
+        case '\f': e = "\\f"; break;
+        default: break;
+        }
+        if (e) {
+            if (cli_buf_append(b, e, 2))
+                return -1;
+            i++;
+            continue;
+        }
+        if (c < 0x20 || (c == 0x7F && mode == QUOTE_ASCII)) {
+            snprintf(esc, sizeof esc, "\\u%04x", c);
+            if (cli_buf_append(b, esc, 6))
+                return -1;
+            i++;
+            continue;
+        }
+        if (c < 0x80) {
+            if (cli_buf_append(b, p + i, 1))
+                return -1;
+            i++;
+            continue;
+        }
+        l = utf8_at(p + i, n - i, &cp);
+        if (!l) {
+            if (mode == QUOTE_UTF8) {
+                if (cli_buf_append(b, p + i, 1))
+                    return -1;
+            } else {
+                snprintf(esc, sizeof esc, "\\udc%02x", c);
+                if (cli_buf_append(b, esc, 6))
+                    return -1;
+            }
+            i++;
+            continue;
+        }
+        if (mode != QUOTE_ASCII) {
+            if (cli_buf_append(b, p + i, l))
+                return -1;
+        } else if (cp >= 0x10000) {
+            snprintf(esc, sizeof esc, "\\u%04x\\u%04x",
+                     0xD800 + ((cp - 0x10000) >> 10),
+                     0xDC00 + ((cp - 0x10000) & 0x3FF));
+            if (cli_buf_append(b, esc, 12))
+                return -1;
+        } else {
+            snprintf(esc, sizeof esc, "\\u%04x", cp);
+            if (cli_buf_append(b, esc, 6))
+                return -1;
+        }
+        i += l;
+    }
+    return cli_buf_append(b, "\"", 1);
+}
+
+/* Decodes the JSON string at s[0..n) (quotes included) into out. */
+static int unquote(cli_buf *out, const char *s, size_t n)
+{
+    size_t i = 1;
+    out->len = 0;
+    while (i + 1 < n) {
+        unsigned char c = (unsigned char)s[i];
+        uint32_t cp;
+        char u[4];
+        size_t ul;
+        if (c != '\\') {
+            if (cli_buf_append(out, &c, 1))
+                return -1;
+            i++;
+            continue;
+        }
+        c = (unsigned char)s[i + 1];
+        i += 2;
+        switch (c) {
+        case 'b': c = '\b'; break;
+        case 'f': c = '\f'; break;
+        case 'n': c = '\n'; break;
+        case 'r': c = '\r'; break;
+        case 't': c = '\t'; break;
+        case 'u': break;
+        default: break; /* " \ / */
+        }
+        if (c != 'u') {
+            if (cli_buf_append(out, &c, 1))
+                return -1;
+            continue;
+        }
+        cp = (uint32_t)strtoul((char[5]){s[i], s[i + 1], s[i + 2], s[i + 3], 0},
+                               NULL, 16);
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' &&
+            s[i + 1] == 'u') {
+            uint32_t lo = (uint32_t)strtoul(
+                (char[5]){s[i + 2], s[i + 3], s[i + 4], s[i + 5], 0}, NULL, 16);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+                i += 6;
+            }
+        }
+        if (cp < 0x80)
+            u[0] = (char)cp, ul = 1;
+        else if (cp < 0x800)
+            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)),
+            ul = 2;
+        else if (cp < 0x10000)
+            u[0] = (char)(0xE0 | (cp >> 12)),
+            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+            u[2] = (char)(0x80 | (cp & 0x3F)), ul = 3;
+        else
+            u[0] = (char)(0xF0 | (cp >> 18)),
+            u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+            u[3] = (char)(0x80 | (cp & 0x3F)), ul = 4;
+        if (cli_buf_append(out, u, ul))
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ the keying */
+
+typedef struct job {
+    const cli_options *o;
+    int messages; /* --key messages_digest */
+    char *quoted_member; /* json.dumps(NAME, ensure_ascii=False) */
+} job;
+
+/* What a worker makes of a line, in the block's out: a tag, then for 'k'
+ * the 32-byte key, for 'e' the message's length (4 bytes) and the message. */
+enum { TAG_BLANK = 'b', TAG_KEY = 'k', TAG_ERROR = 'e' };
+
+static char *printed(const char *fmt, const char *a, const char *b,
+                     const char *c)
+{
+    size_t n = strlen(fmt) + strlen(a) + strlen(b) + strlen(c) + 1;
+    char *m = malloc(n);
+    if (m)
+        snprintf(m, n, fmt, a, b, c);
+    return m;
+}
+
+/* The exact text of member name of the JSON object text into out, or a
+ * message (malloc'd) saying why not. */
+static char *member_text(const job *j, const char *text, size_t len,
+                         const char *name, const char *quoted,
+                         const char *where, cli_buf *wrap, cli_buf *out)
+{
+    wj_error err = WJ_ERROR_INIT;
+    wj_code rc = wj_validate(text, len, NULL, &err);
+    wj_name path;
+    char *found = NULL;
+    size_t found_len = 0, n_el = 0;
+    const char *key = j->messages ? "messages_digest" : "data_digest";
+    char *msg;
+
+    if (rc != WJ_OK) {
+        char small[256];
+        if (!wj_error_is_input(rc))
+            return wj_error_message(&err, "wirejson_error", NULL, NULL);
+        wj_error_format(&err, NULL, small, sizeof small);
+        return printed("%s: %s%s", key, small, "");
+    }
+    wrap->len = 0;
+    if (cli_buf_append(wrap, "{\"tools\":[", 10) ||
+        cli_buf_append(wrap, text, len) || cli_buf_append(wrap, "]}", 2))
+        return NULL;
+    path.ptr = name;
+    path.len = strlen(name);
+    rc = wj_tool_schemas(wrap->ptr, wrap->len, &path, 1, NULL, &found,
+                         &found_len, &err);
+    if (rc == WJ_ERR_DEPTH)
+        return printed("%s: the %s is nested too deep to take its member %s",
+                       key, where, quoted);
+    if (rc != WJ_OK)
+        return wj_error_message(&err, "tool_schemas", NULL, NULL);
+    msg = NULL;
+    {
+        /* found: ["..."] (the member's text) or [null] */
+        wj_error e2 = WJ_ERROR_INIT;
+        wj_name *el = NULL;
+        if (found &&
+            wj_array_elements(found, found_len, NULL, &el, &n_el, &e2) ==
+                WJ_OK &&
+            n_el == 1 && el[0].ptr[0] == '"') {
+            if (unquote(out, el[0].ptr, el[0].len))
+                msg = strdup("out of memory");
+        } else
+            msg = printed("%s: the %s has no member %s (or it is null)", key,
+                          where, quoted);
+        wj_free(NULL, el);
+    }
+    wj_free(NULL, found);
+    return msg;
+}
+
+/* The key of one line (no terminator) into key[32], or a message. */
+static char *key_line(const job *j, const char *line, size_t len,
+                      unsigned char key[32], cli_buf *t1, cli_buf *t2,
+                      cli_buf *t3)
+{
+    const char *body = line, *fn = j->messages ? "messages_digest"
+                                               : "data_digest";
+    size_t blen = len, k;
+    wj_error err = WJ_ERROR_INIT;
+    char hex[WJ_DIGEST_HEX_SIZE];
+    wj_code rc;
+    char *msg;
+
+    if (j->o->member) {
+        if ((msg = member_text(j, body, blen, j->o->member, j->quoted_member,
+                               "line", t1, t2)))
+            return msg;
+        body = t2->ptr ? t2->ptr : "";
+        blen = t2->len;
+        if (blen && body[0] == '"') {
+            if (unquote(t3, body, blen))
+                return strdup("out of memory");
+            body = t3->ptr ? t3->ptr : "";
+            blen = t3->len;
+        }
+    }
+    if (j->messages) {
+        cli_buf *dst = body == t2->ptr ? t3 : t2;
+        if ((msg = member_text(j, body, blen, "messages", "\"messages\"",
+                               j->o->member ? "body" : "line", t1, dst)))
+            return msg;
+        body = dst->ptr ? dst->ptr : "";
+        blen = dst->len;
+        rc = wj_messages_digest(body, blen, NULL, hex, &err);
+    } else
+        rc = wj_data_digest(body, blen, NULL, hex, &err);
+    if (rc != WJ_OK)
+        return wj_error_message(&err, fn, NULL, NULL);
+    for (k = 0; k < 32; k++) {
+        unsigned hi = (unsigned)hex[2 * k], lo = (unsigned)hex[2 * k + 1];
+        hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
+        lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
+        key[k] = (unsigned char)(hi << 4 | lo);
+    }
+    return NULL;
+}
+
+static int blank(const char *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
+            return 0;
+    return 1;
+}
+
+static void work(void *ctx, cli_block *b)
+{
+    const job *j = ctx;
+    cli_buf t1 = {0}, t2 = {0}, t3 = {0};
+    size_t r, start = 0;
+    b->out.len = 0;
+    for (r = 0; r < b->n_rec; r++) {
+        size_t end = b->ends[r], len = end - start;
+        const char *line = b->in + start;
+        unsigned char key[33];
+        char *msg;
+        start = end;
+        if (len && line[len - 1] == '\n')
+            len--;
+        if (blank(line, len)) {
+            key[0] = TAG_BLANK;
+            if (cli_buf_append(&b->out, key, 1))
+                goto nomem;
+            continue;
+        }
+        msg = key_line(j, line, len, key + 1, &t1, &t2, &t3);
+        if (!msg) {
+            key[0] = TAG_KEY;
+            if (cli_buf_append(&b->out, key, 33))
+                goto nomem;
+        } else {
+            uint32_t ml = (uint32_t)strlen(msg);
+            key[0] = TAG_ERROR;
+            if (cli_buf_append(&b->out, key, 1) ||
+                cli_buf_append(&b->out, &ml, 4) ||
+                cli_buf_append(&b->out, msg, ml)) {
+                free(msg);
+                goto nomem;
+            }
+            free(msg);
+        }
+    }
+    cli_buf_free(&t1);
+    cli_buf_free(&t2);
+    cli_buf_free(&t3);
+    return;
+nomem:
+    cli_buf_free(&t1);
+    cli_buf_free(&t2);
+    cli_buf_free(&t3);
+    b->out.len = 0;
+    b->fail_at = 0;
+}
+
+/* ------------------------------------------------------- the table of keys */
+
+typedef struct entry {
+    unsigned char key[32];
+    uint64_t count;
+    uint64_t line;
+    uint32_t file;
+} entry;
+
+typedef struct table {
+    entry **chunks;
+    size_t n_chunks, chunks_cap;
+    uint64_t n;
+    uint32_t *slots; /* entry index + 1; 0: empty */
+    size_t mask;
+} table;
+
+static entry *at(table *t, uint64_t i)
+{
+    return &t->chunks[i / CHUNK_ENTRIES][i % CHUNK_ENTRIES];
+}
+
+static uint64_t hash_of(const unsigned char *k)
+{
+    uint64_t h;
+    memcpy(&h, k, 8);
+    return h;
+}
+
+static int table_grow(table *t)
+{
+    size_t size = t->slots ? 2 * (t->mask + 1) : 1 << 16, i;
+    uint32_t *s = calloc(size, sizeof *s);
+    if (!s)
+        return -1;
+    for (i = 0; t->slots && i <= t->mask; i++)
+        if (t->slots[i]) {
+            size_t h = (size_t)hash_of(at(t, t->slots[i] - 1)->key) &
+                       (size - 1);
+            while (s[h])
+                h = (h + 1) & (size - 1);
+            s[h] = t->slots[i];
+        }
+    free(t->slots);
+    t->slots = s;
+    t->mask = size - 1;
+    return 0;
+}
+
+/* The entry of key, *fresh set when it is new; NULL when out of memory. */
+static entry *table_find(table *t, const unsigned char *key, int *fresh)
+{
+    size_t h;
+    entry *e;
+    if (!t->slots || (t->n + 1) * 2 > t->mask + 1)
+        if (t->n >= 0xFFFFFFFEu || table_grow(t))
+            return NULL;
+    h = (size_t)hash_of(key) & t->mask;
+    while (t->slots[h]) {
+        e = at(t, t->slots[h] - 1);
+        if (memcmp(e->key, key, 32) == 0) {
+            *fresh = 0;
+            return e;
+        }
+        h = (h + 1) & t->mask;
+    }
+    if (t->n % CHUNK_ENTRIES == 0) {
+        if (t->n_chunks == t->chunks_cap) {
+            size_t c = t->chunks_cap ? 2 * t->chunks_cap : 64;
+            entry **n = realloc(t->chunks, c * sizeof *n);
+            if (!n)
+                return NULL;
+            t->chunks = n;
+            t->chunks_cap = c;
+        }
+        if (!(t->chunks[t->n_chunks] =
+                  malloc(CHUNK_ENTRIES * sizeof(entry))))
+            return NULL;
+        t->n_chunks++;
+    }
+    e = at(t, t->n);
+    t->slots[h] = (uint32_t)(++t->n);
+    memcpy(e->key, key, 32);
+    *fresh = 1;
+    return e;
+}
+
+static void table_free(table *t)
+{
+    size_t i;
+    for (i = 0; i < t->n_chunks; i++)
+        free(t->chunks[i]);
+    free(t->chunks);
+    free(t->slots);
+}
+
+/* ------------------------------------------------------------ the run */
+
+typedef struct err_rec {
+    size_t file;
+    uint64_t line;
+    char *msg;
+} err_rec;
+
+typedef struct run {
+    job j; /* first: work() is given the run as its job */
+    const cli_options *o;
+    const char **files;
+    size_t n_files;
+    char *unique_dir, *counts_dir;
+    char name_fmt[32];
+    table t;
+    uint64_t nonblank, valid;
+    err_rec errors[MAX_ERRORS];
+    size_t n_errors;
+    FILE *unique;
+    size_t unique_index;
+} run;
+
+static char *path_join(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *p = malloc(la + lb + 2);
+    if (!p)
+        return NULL;
+    memcpy(p, a, la);
+    if (la && a[la - 1] != '/')
+        p[la++] = '/';
+    memcpy(p + la, b, lb + 1);
+    return p;
+}
+
+static char *part_path(const run *r, const char *dir, size_t k)
+{
+    char name[64];
+    snprintf(name, sizeof name, r->name_fmt, (unsigned long long)k);
+    return path_join(dir, name);
+}
+
+static int open_unique(run *r, size_t k)
+{
+    char *path = part_path(r, r->unique_dir, k);
+    if (r->unique && fclose(r->unique)) {
+        r->unique = NULL;
+        free(path);
+        cli_error("%s: %s", r->unique_dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    r->unique = path ? fopen(path, "wb") : NULL;
+    if (!r->unique) {
+        cli_error("%s: %s", path ? path : "out of memory", strerror(errno));
+        free(path);
+        return EXIT_USAGE;
+    }
+    setvbuf(r->unique, NULL, _IOFBF, 1 << 20);
+    free(path);
+    r->unique_index = k;
+    return 0;
+}
+
+static int consume(void *ctx, cli_block *b)
+{
+    run *r = ctx;
+    const char *o = b->out.ptr;
+    size_t i, start = 0, pos = 0;
+    int st;
+    if (b->fail_at != SIZE_MAX) {
+        cli_error("out of memory");
+        return EXIT_USAGE;
+    }
+    if (!r->unique || r->unique_index != b->file_index)
+        if ((st = open_unique(r, b->file_index)))
+            return st;
+    for (i = 0; i < b->n_rec; i++) {
+        size_t end = b->ends[i], len = end - start;
+        const char *line = b->in + start;
+        char tag = o[pos++];
+        start = end;
+        if (tag == TAG_BLANK)
+            continue;
+        r->nonblank++;
+        if (tag == TAG_ERROR) {
+            uint32_t ml;
+            memcpy(&ml, o + pos, 4);
+            pos += 4;
+            if (r->n_errors < MAX_ERRORS) {
+                err_rec *e = &r->errors[r->n_errors++];
+                e->file = b->file_index;
+                e->line = b->first_line + i;
+                e->msg = malloc(ml + 1);
+                if (!e->msg) {
+                    cli_error("out of memory");
+                    return EXIT_USAGE;
+                }
+                memcpy(e->msg, o + pos, ml);
+                e->msg[ml] = 0;
+            }
+            pos += ml;
+            continue;
+        }
+        {
+            int fresh;
+            entry *e = table_find(&r->t, (const unsigned char *)o + pos,
+                                  &fresh);
+            pos += 32;
+            r->valid++;
+            if (!e) {
+                cli_error("out of memory");
+                return EXIT_USAGE;
+            }
+            if (!fresh) {
+                e->count++;
+                continue;
+            }
+            e->count = 1;
+            e->file = (uint32_t)b->file_index;
+            e->line = b->first_line + i;
+            if (len && line[len - 1] == '\n')
+                len--;
+            if (fwrite(line, 1, len, r->unique) != len ||
+                putc('\n', r->unique) == EOF) {
+                cli_error("%s: %s", r->unique_dir, strerror(errno));
+                return EXIT_USAGE;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The counts parts, from the table in first-occurrence order. */
+static int write_counts(run *r)
+{
+    cli_buf line = {0}, name = {0};
+    FILE *f = NULL;
+    size_t cur = 0, k;
+    uint64_t i;
+    int st = 0, ascii = 0;
+    char hex[65], num[64];
+
+    for (k = 0; k <= r->n_files; k++) {
+        /* every part, the ones with no key too */
+        if (k == r->n_files)
+            break;
+        {
+            char *p = part_path(r, r->counts_dir, k);
+            FILE *g = p ? fopen(p, "wb") : NULL;
+            free(p);
+            if (!g || fclose(g)) {
+                cli_error("%s: %s", r->counts_dir, strerror(errno));
+                return EXIT_USAGE;
+            }
+        }
+    }
+    for (i = 0; i < r->t.n && !st; i++) {
+        entry *e = at(&r->t, i);
+        if (!f || e->file != cur) {
+            char *p;
+            if (f && fclose(f))
+                st = EXIT_USAGE;
+            cur = e->file;
+            p = part_path(r, r->counts_dir, cur);
+            f = p ? fopen(p, "wb") : NULL;
+            free(p);
+            if (!f) {
+                st = EXIT_USAGE;
+                break;
+            }
+            setvbuf(f, NULL, _IOFBF, 1 << 20);
+            name.len = 0;
+            ascii = !valid_utf8(r->files[cur], strlen(r->files[cur]));
+            if (quote(&name, r->files[cur], strlen(r->files[cur]),
+                      ascii ? QUOTE_ASCII : QUOTE_UTF8)) {
+                st = EXIT_USAGE;
+                break;
+            }
+        }
+        for (k = 0; k < 32; k++)
+            snprintf(hex + 2 * k, 3, "%02x", e->key[k]);
+        line.len = 0;
+        snprintf(num, sizeof num, "\", \"count\": %" PRIu64, e->count);
+        if (cli_buf_append(&line, "{\"key\": \"", 9) ||
+            cli_buf_append(&line, hex, 64) ||
+            cli_buf_append(&line, num, strlen(num)) ||
+            cli_buf_append(&line, ", \"first\": {\"file\": ", 20) ||
+            cli_buf_append(&line, name.ptr, name.len)) {
+            st = EXIT_USAGE;
+            break;
+        }
+        snprintf(num, sizeof num, ", \"line\": %" PRIu64 "}}\n", e->line);
+        if (cli_buf_append(&line, num, strlen(num)) ||
+            fwrite(line.ptr, 1, line.len, f) != line.len)
+            st = EXIT_USAGE;
+    }
+    if (f && fclose(f))
+        st = EXIT_USAGE;
+    if (st)
+        cli_error("%s: %s", r->counts_dir, strerror(errno));
+    cli_buf_free(&line);
+    cli_buf_free(&name);
+    return st;
+}
+
+static int write_summary(run *r, const char *path)
+{
+    cli_buf s = {0};
+    char num[200];
+    size_t k;
+    uint64_t distinct = r->t.n;
+    int st = 0;
+    FILE *f;
+    snprintf(num, sizeof num,
+             "{\n  \"lines\": %" PRIu64 ",\n  \"valid\": %" PRIu64
+             ",\n  \"invalid\": %" PRIu64 ",\n  \"distinct\": %" PRIu64
+             ",\n  \"duplicates\": %" PRIu64 ",\n  \"errors\": [",
+             r->nonblank, r->valid, r->nonblank - r->valid, distinct,
+             r->valid - distinct);
+    st |= cli_buf_append(&s, num, strlen(num));
+    for (k = 0; k < r->n_errors; k++) {
+        const err_rec *e = &r->errors[k];
+        const char *fname = r->files[e->file];
+        const char *head = ",\n    {\n      \"file\": " + (k ? 0 : 1);
+        st |= cli_buf_append(&s, head, strlen(head));
+        st |= quote(&s, fname, strlen(fname), QUOTE_BACKSLASH);
+        snprintf(num, sizeof num, ",\n      \"line\": %" PRIu64
+                                  ",\n      \"error\": ", e->line);
+        st |= cli_buf_append(&s, num, strlen(num));
+        st |= quote(&s, e->msg, strlen(e->msg), QUOTE_BACKSLASH);
+        st |= cli_buf_append(&s, "\n    }", 6);
+    }
+    st |= cli_buf_append(&s, r->n_errors ? "\n  ]\n}\n" : "]\n}\n",
+                         r->n_errors ? 7 : 4);
+    f = st ? NULL : fopen(path, "wb");
+    if (!f || fwrite(s.ptr, 1, s.len, f) != s.len || fclose(f)) {
+        cli_error("%s: %s", path, strerror(errno));
+        st = EXIT_USAGE;
+    }
+    cli_buf_free(&s);
+    return st ? EXIT_USAGE : 0;
+}
+
+/* ------------------------------------------------------------ the inputs */
+
+typedef struct list {
+    char **v;
+    size_t n, cap;
+} list;
+
+static int list_add(list *l, char *s)
+{
+    if (!s)
+        return -1;
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 16;
+        char **n = realloc(l->v, c * sizeof *n);
+        if (!n)
+            return -1;
+        l->v = n;
+        l->cap = c;
+    }
+    l->v[l->n++] = s;
+    return 0;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int setup_error(const char *fmt, const char *a, const char *b)
+{
+    fputs("wirejson: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
+static int walk(list *out, const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    list names = {0};
+    size_t k;
+    int st = 0;
+    if (!d)
+        return setup_error("cannot read %s: %s", dir, strerror(errno));
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+            list_add(&names, strdup(de->d_name)))
+            st = setup_error("%s%s", "out of memory", "");
+    closedir(d);
+    if (names.n)
+        qsort(names.v, names.n, sizeof *names.v, by_bytes);
+    for (k = 0; k < names.n; k++) {
+        char *sub = st ? NULL : path_join(dir, names.v[k]);
+        struct stat sb;
+        if (sub && stat(sub, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            st = walk(out, sub);
+            free(sub);
+        } else if (sub && stat(sub, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            if (list_add(out, sub))
+                st = setup_error("%s%s", "out of memory", "");
+        } else
+            free(sub);
+        free(names.v[k]);
+    }
+    free(names.v);
+    return st;
+}
+
+static int one(list *out, const char *arg)
+{
+    struct stat sb;
+    if (stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return walk(out, arg);
+    if (stat(arg, &sb) == 0 && S_ISREG(sb.st_mode))
+        return list_add(out, strdup(arg)) ? setup_error("%s%s", "out of memory", "") : 0;
+    if (lstat(arg, &sb) == 0)
+        return setup_error("not a regular file: %s%s", arg, "");
+    return setup_error("no such file: %s%s", arg, "");
+}
+
+static int expand(list *out, const char **args, size_t n)
+{
+    size_t k, m;
+    for (k = 0; k < n; k++) {
+        struct stat sb;
+        int st;
+        if (lstat(args[k], &sb) != 0 && strpbrk(args[k], "*?[")) {
+            glob_t g;
+            char **v;
+            if (glob(args[k], 0, NULL, &g) != 0 || g.gl_pathc == 0) {
+                globfree(&g);
+                return setup_error("no such file: %s%s", args[k], "");
+            }
+            v = g.gl_pathv;
+            qsort(v, g.gl_pathc, sizeof *v, by_bytes);
+            for (m = 0, st = 0; m < g.gl_pathc && !st; m++)
+                st = one(out, v[m]);
+            globfree(&g);
+            if (st)
+                return st;
+        } else if ((st = one(out, args[k])))
+            return st;
+    }
+    for (k = 0; k < out->n; k++) {
+        int fd = open(out->v[k], O_RDONLY);
+        char magic[2];
+        if (fd < 0 || read(fd, magic, 2) < 0) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            return setup_error("cannot read %s: %s", out->v[k], strerror(e));
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------- staging, install */
+
+static int remove_one(const char *path, const struct stat *sb, int flag,
+                      struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int mkdirs(char *path)
+{
+    char *p;
+    for (p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(path, 0777) && errno != EEXIST) {
+                *p = '/';
+                return -1;
+            }
+            *p = '/';
+        }
+    return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+/* A new staging folder beside out (its parent created). */
+static char *staging_for(const char *out)
+{
+    size_t n = strlen(out);
+    char *parent, *base, *tmpl;
+    const char *slash;
+    while (n > 1 && out[n - 1] == '/')
+        n--;
+    parent = strndup(out, n);
+    if (!parent)
+        return NULL;
+    slash = strrchr(parent, '/');
+    if (slash) {
+        base = strdup(slash + 1);
+        parent[slash == parent ? 1 : (size_t)(slash - parent)] = 0;
+    } else {
+        base = parent;
+        parent = strdup(".");
+    }
+    tmpl = parent && base ? malloc(strlen(parent) + strlen(base) + 40) : NULL;
+    if (tmpl) {
+        sprintf(tmpl, "%s/%s.wirejson-tmp-XXXXXX", parent, base);
+        if ((strcmp(parent, ".") && mkdirs(parent)) || !mkdtemp(tmpl)) {
+            cli_error("cannot make a staging folder beside %s: %s", out,
+                      strerror(errno));
+            free(tmpl);
+            tmpl = NULL;
+        }
+    }
+    free(parent);
+    free(base);
+    return tmpl;
+}
+
+static const char *const outputs[] = {"unique", "counts", "summary.json"};
+
+/* Moves new's outputs into out by renames (out created, or its outputs
+ * replaced, the old ones put back if a rename fails). */
+static int install(const char *new_dir, const char *out, const char *stage)
+{
+    struct stat sb;
+    char *old, *a[3], *b[3], *c[3];
+    int moved[3] = {0}, placed[3] = {0}, k, st = 0;
+    if (lstat(out, &sb) != 0)
+        return rename(new_dir, out);
+    old = path_join(stage, "old");
+    if (!old || mkdir(old, 0777))
+        return -1;
+    for (k = 0; k < 3; k++) {
+        a[k] = path_join(out, outputs[k]);
+        b[k] = path_join(old, outputs[k]);
+        c[k] = path_join(new_dir, outputs[k]);
+    }
+    for (k = 0; k < 3 && !st; k++)
+        if (lstat(a[k], &sb) == 0) {
+            if (rename(a[k], b[k]))
+                st = -1;
+            else
+                moved[k] = 1;
+        }
+    for (k = 0; k < 3 && !st; k++) {
+        if (rename(c[k], a[k]))
+            st = -1;
+        else
+            placed[k] = 1;
+    }
+    if (st) {
+        int e = errno;
+        for (k = 0; k < 3; k++) {
+            if (placed[k])
+                rename(a[k], c[k]);
+            if (moved[k])
+                rename(b[k], a[k]);
+        }
+        errno = e;
+    }
+    for (k = 0; k < 3; k++)
+        free(a[k]), free(b[k]), free(c[k]);
+    free(old);
+    return st;
+}
 
 int cli_run_dedup(const cli_options *o)
 {
-    (void)o;
-    cli_error("dedup: not available in this build yet");
-    return EXIT_USAGE;
+    run r;
+    list inputs = {0};
+    struct stat sb;
+    char *stage = NULL, *new_dir = NULL, *summary = NULL;
+    cli_options ro = *o;
+    cli_block_hooks hooks;
+    cli_buf q = {0};
+    size_t k, digits;
+    int st;
+    char num[32];
+
+    if (strcmp(o->key, "data_digest") && strcmp(o->key, "messages_digest")) {
+        cli_error("dedup: --key takes data_digest or messages_digest, not "
+                  "'%s'", o->key);
+        return EXIT_USAGE;
+    }
+    if (!o->out) {
+        cli_error("dedup: --out DIR is required");
+        return EXIT_USAGE;
+    }
+    if (!o->n_files) {
+        cli_error("dedup: no FILE given");
+        return EXIT_USAGE;
+    }
+    if ((st = expand(&inputs, o->files, o->n_files)))
+        return st;
+    if (lstat(o->out, &sb) == 0 && !(stat(o->out, &sb) == 0 &&
+                                     S_ISDIR(sb.st_mode)))
+        return setup_error("--out %s exists and is not a directory%s", o->out,
+                           "");
+
+    memset(&r, 0, sizeof r);
+    r.o = o;
+    r.j.o = o;
+    r.j.messages = strcmp(o->key, "messages_digest") == 0;
+    if (o->member) {
+        if (quote(&q, o->member, strlen(o->member), QUOTE_UTF8) ||
+            cli_buf_append(&q, "", 1))
+            return EXIT_USAGE;
+        r.j.quoted_member = q.ptr;
+    }
+    r.files = (const char **)inputs.v;
+    r.n_files = inputs.n;
+    snprintf(num, sizeof num, "%zu", inputs.n ? inputs.n - 1 : 0);
+    digits = strlen(num) > 5 ? strlen(num) : 5;
+    snprintf(r.name_fmt, sizeof r.name_fmt, "part-%%0%zullu.jsonl", digits);
+
+    st = EXIT_USAGE;
+    if (!(stage = staging_for(o->out)))
+        goto out;
+    new_dir = path_join(stage, "new");
+    r.unique_dir = new_dir ? path_join(new_dir, "unique") : NULL;
+    r.counts_dir = new_dir ? path_join(new_dir, "counts") : NULL;
+    summary = new_dir ? path_join(new_dir, "summary.json") : NULL;
+    if (!summary || !r.unique_dir || !r.counts_dir || mkdir(new_dir, 0777) ||
+        mkdir(r.unique_dir, 0777) || mkdir(r.counts_dir, 0777)) {
+        cli_error("%s: %s", stage, strerror(errno));
+        goto out;
+    }
+    for (k = 0; k < inputs.n; k++) {
+        char *p = part_path(&r, r.unique_dir, k);
+        FILE *g = p ? fopen(p, "wb") : NULL;
+        free(p);
+        if (!g || fclose(g)) {
+            cli_error("%s: %s", r.unique_dir, strerror(errno));
+            goto out;
+        }
+    }
+
+    ro.format = FORMAT_LINES;
+    ro.chunk_header = 0;
+    ro.files = (const char **)inputs.v;
+    ro.n_files = inputs.n;
+    hooks.work = work;
+    hooks.consume = consume;
+    hooks.ctx = &r;
+    st = cli_run_blocks(&ro, &hooks);
+    if (r.unique && fclose(r.unique) && !st) {
+        cli_error("%s: %s", r.unique_dir, strerror(errno));
+        st = EXIT_USAGE;
+    }
+    r.unique = NULL;
+    if (!st)
+        st = write_counts(&r);
+    if (!st)
+        st = write_summary(&r, summary);
+    if (!st && install(new_dir, o->out, stage)) {
+        cli_error("cannot move the output into %s: %s", o->out,
+                  strerror(errno));
+        st = EXIT_USAGE;
+    }
+    if (!st) {
+        uint64_t d = r.valid - r.t.n;
+        printf("%" PRIu64 " %s: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
+               " distinct, %" PRIu64 " %s -> %s\n",
+               r.nonblank, cli_plural(r.nonblank, "line", "lines"), r.valid,
+               r.nonblank - r.valid, (uint64_t)r.t.n, d,
+               cli_plural(d, "duplicate", "duplicates"), o->out);
+        fflush(stdout);
+    }
+out:
+    if (r.unique)
+        fclose(r.unique);
+    if (stage)
+        remove_tree(stage);
+    for (k = 0; k < r.n_errors; k++)
+        free(r.errors[k].msg);
+    for (k = 0; k < inputs.n; k++)
+        free(inputs.v[k]);
+    free(inputs.v);
+    table_free(&r.t);
+    free(stage);
+    free(new_dir);
+    free(summary);
+    free(r.unique_dir);
+    free(r.counts_dir);
+    cli_buf_free(&q);
+    return st;
 }

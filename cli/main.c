@@ -9,6 +9,7 @@
  * A table of options and a loop; the function list comes from the core's
  * table of functions.
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,12 @@ int main(int argc, char **argv)
     size_t jobs = cores > 0 ? (size_t)cores : 1;
 
     signal(SIGPIPE, SIG_IGN);
+#ifdef M_MMAP_THRESHOLD
+    /* A large record's result buffers come and go once a record: kept in
+     * the heap, not mapped and unmapped (a page fault a page) each time. */
+    mallopt(M_MMAP_THRESHOLD, 16 << 20);
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+#endif
     if (argc < 2)
         return bad_usage("%s", "no FUNCTION given");
     fname = argv[1];

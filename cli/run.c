@@ -22,20 +22,7 @@
 #define READ_BYTES (256 * 1024)
 #define MAX_FIELDS 256
 
-typedef struct block {
-    char *in; /* complete records, then (while filling) a partial one */
-    size_t in_len, in_cap;
-    size_t *ends; /* each record's end in in */
-    size_t n_rec, ends_cap;
-    const char *file;
-    uint64_t first_line; /* the first record's line or row number */
-    cli_buf out;
-    int done;
-    /* the first failed record: its index (SIZE_MAX: none) and message */
-    size_t fail_at;
-    char *fail_msg;
-    uint64_t n_failed;
-} block;
+typedef cli_block block;
 
 typedef struct pool {
     const cli_options *o;
@@ -46,6 +33,11 @@ typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     int nullable;
+    const cli_block_hooks *hooks; /* NULL: the function of the options */
+    /* --on-error fail: a block failed; the blocks taken after it (all later
+     * in input order, since blocks are taken in order) are not worked on,
+     * the run stops at the failed one */
+    int stop;
     /* --on-error null: totals, and the first failure */
     uint64_t n_failed;
     char *first_fail;
@@ -67,7 +59,7 @@ static void fail_record(block *b, size_t r, char *msg, int keep_going)
     (void)keep_going;
 }
 
-static void work_block(pool *p, block *b)
+static void work_function(pool *p, block *b)
 {
     const cli_options *o = p->o;
     const wj_function *fn = o->fn;
@@ -150,6 +142,15 @@ static void work_block(pool *p, block *b)
     }
 }
 
+static void work_block(pool *p, block *b)
+{
+    if (p->hooks) {
+        p->hooks->work(p->hooks->ctx, b);
+        return;
+    }
+    work_function(p, b);
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
@@ -161,9 +162,17 @@ static void *worker(void *arg)
         if (p->taken == p->submitted)
             break;
         b = slot(p, p->taken++);
+        if (p->stop) {
+            b->out.len = 0;
+            b->done = 1;
+            pthread_cond_broadcast(&p->done);
+            continue;
+        }
         pthread_mutex_unlock(&p->mu);
         work_block(p, b);
         pthread_mutex_lock(&p->mu);
+        if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
+            p->stop = 1;
         b->done = 1;
         pthread_cond_broadcast(&p->done);
     }
@@ -180,6 +189,8 @@ static int write_block(pool *p, uint64_t seq)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
     p->written = seq + 1;
+    if (p->hooks)
+        return p->hooks->consume(p->hooks->ctx, b);
     if (b->out.len && cli_write_all(1, b->out.ptr, b->out.len)) {
         cli_error("standard output: %s", strerror(errno));
         return EXIT_USAGE;
@@ -287,13 +298,15 @@ static int add_end(block *b, size_t end)
 }
 
 /* One input file through the pool; 0 or the exit status to stop with. */
-static int run_file(pool *p, const char *name, uint64_t *line_no,
-                    uint64_t *progress)
+static int run_file(pool *p, const char *name, size_t index,
+                    uint64_t *line_no, uint64_t *progress)
 {
     const cli_options *o = p->o;
     cli_source src;
     block *b;
     size_t parsed = 0;   /* bytes of b->in split into records */
+    size_t no_end = 0;   /* lines: bytes after parsed known to hold no \n,
+                            so a long line is not searched again each read */
     uint64_t chunk_left = 0;
     int st = 0, at_end = 0;
     const char *shown = name;
@@ -303,6 +316,7 @@ static int run_file(pool *p, const char *name, uint64_t *line_no,
     if ((st = take_slot(p, &b)))
         goto out;
     b->file = shown;
+    b->file_index = index;
     b->first_line = *line_no;
     while (!at_end) {
         long n;
@@ -327,6 +341,7 @@ static int run_file(pool *p, const char *name, uint64_t *line_no,
                 }
                 b = nb;
                 b->file = shown;
+                b->file_index = index;
                 b->first_line = *line_no;
                 if (grow(&b->in, &b->in_cap, tail + READ_BYTES)) {
                     free(keep);
@@ -361,8 +376,14 @@ static int run_file(pool *p, const char *name, uint64_t *line_no,
             int bad = 0;
             if (avail == 0)
                 break;
-            if (o->format == FORMAT_LINES)
-                len = cli_record_end_lines(b->in + parsed, avail);
+            if (o->format == FORMAT_LINES) {
+                len = cli_record_end_lines(b->in + parsed + no_end,
+                                           avail - no_end);
+                if (len)
+                    len += no_end, no_end = 0;
+                else
+                    no_end = avail;
+            }
             else if (o->format == FORMAT_TSV)
                 len = cli_record_end_tsv(b->in + parsed, avail);
             else
@@ -390,6 +411,7 @@ static int run_file(pool *p, const char *name, uint64_t *line_no,
                     goto out;
                 }
                 len = avail; /* a last line without \n */
+                no_end = 0;
             }
             if (o->chunk_header && o->format != FORMAT_ROWBINARY &&
                 chunk_left == 0) {
@@ -443,6 +465,7 @@ static int run_file(pool *p, const char *name, uint64_t *line_no,
             parsed = 0;
             b = nb;
             b->file = shown;
+            b->file_index = index;
             b->first_line = *line_no;
             if ((st = write_ready(p)))
                 goto out;
@@ -454,6 +477,11 @@ out:
 }
 
 int cli_run_function(const cli_options *o)
+{
+    return cli_run_blocks(o, NULL);
+}
+
+int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
 {
     pool p;
     pthread_t *threads;
@@ -469,7 +497,9 @@ int cli_run_function(const cli_options *o)
         nfiles = 1;
     memset(&p, 0, sizeof p);
     p.o = o;
-    p.nullable = o->on_error_null || (o->fn->flags & WJ_FN_MAY_BE_NULL);
+    p.hooks = hooks;
+    p.nullable = !hooks && (o->on_error_null ||
+                            (o->fn->flags & WJ_FN_MAY_BE_NULL));
     p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
     threads = calloc(o->jobs, sizeof *threads);
@@ -501,7 +531,7 @@ int cli_run_function(const cli_options *o)
     }
     for (k = 0; k < nfiles && !st; k++) {
         uint64_t line = 1;
-        st = run_file(&p, files[k], &line, &progress_bytes);
+        st = run_file(&p, files[k], k, &line, &progress_bytes);
     }
     if (!st)
         st = write_all_blocks(&p);

@@ -11,8 +11,14 @@ set(WIREJSON_FUZZ_TARGETS
     fuzz_tool_schemas
     fuzz_encode_with_schemas
     fuzz_writer
-    fuzz_canonical_writer)
+    fuzz_canonical_writer
+    fuzz_records)
 set(WIREJSON_FUZZ_HELPERS
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_util.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_value.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_rendering.c)
+# Sources a target needs beyond the helpers and the core: <target>_SOURCES.
+set(fuzz_records_SOURCES
+    ${CMAKE_CURRENT_LIST_DIR}/../cli/records.c
+    ${CMAKE_CURRENT_LIST_DIR}/../cli/util.c)
+set(fuzz_records_INCLUDES ${CMAKE_CURRENT_LIST_DIR}/../cli)

@@ -16,6 +16,10 @@
   first column of the manual's Builtins table.
 
 usage: check_manpage.py WIREJQ_1 WIREJQ WIREJSON_JQ [JQ_MD]
+       check_manpage.py --cli WIREJSON_1 WIREJSON
+
+With --cli it checks the command line's wirejson.1: groff without a
+warning, and every option of `wirejson --help` described in OPTIONS.
 """
 import os
 import re
@@ -102,7 +106,31 @@ def check_manual(page, manual_path):
           f"compared with {os.path.basename(manual_path)}")
 
 
+def check_cli(page_path, wirejson):
+    with open(page_path, encoding="utf-8") as f:
+        page = f.read()
+    p = subprocess.run(["groff", "-man", "-ww", "-b", "-z", "-Tutf8",
+                        page_path], stderr=subprocess.PIPE,
+                       universal_newlines=True)
+    if p.returncode != 0 or p.stderr.strip():
+        fail("groff: " + (p.stderr.strip() or f"exit {p.returncode}"))
+    helptext = subprocess.run([wirejson, "--help"], stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout
+    options = set(re.findall(r"(?:^|[\s,\[])(--[a-z][-a-z]*)", helptext))
+    described = unroff(section(page, "OPTIONS"))
+    for opt in sorted(options):
+        if not re.search(r"(^|[\s,])%s($|[\s,\[])" % re.escape(opt),
+                         described, re.M):
+            fail(f"option {opt} (in wirejson --help) is not in OPTIONS")
+    print(f"ok: {len(options)} options of wirejson --help looked up in OPTIONS")
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
 def main():
+    if sys.argv[1] == "--cli":
+        return check_cli(sys.argv[2], sys.argv[3])
     page_path, wirejq, module = sys.argv[1:4]
     with open(page_path, encoding="utf-8") as f:
         page = f.read()
@@ -173,4 +201,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The command line's benchmark: wirejson data_digest and canonical_json with
+# -j 1 and -j 2 against the core's single-thread speed on the same lines (a
+# C loop, bench/cli_core_loop.c), wirejq -R data_digest_text, jq -c . and
+# Python's json route; wirejson dedup -j 2 against data_digest -j 2 alone;
+# the peak memory of dedup over about 2 GB of gzip'd input.  Every input is
+# read from the page cache (read once before the timings).  Best of ROUNDS.
+#
+#     bench/cli_bench.sh [BUILD_DIR] [SIZE_MB] [ROUNDS]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(cd "${1:-$here/../build}" && pwd)
+size=${2:-100}
+rounds=${3:-3}
+work=$(mktemp -d /tmp/wirejson-cli-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+/usr/bin/python3 "$here/corpus.py" corpus --seed 1 --size "${size}MB" -o "$work/c.jsonl"
+cc -O2 -I"$here/../core" -o "$work/loop" "$here/cli_core_loop.c" \
+   -L"$build" -lwirejson -Wl,-rpath,"$build"
+cat "$work/c.jsonl" > /dev/null
+bytes=$(stat -c %s "$work/c.jsonl")
+
+# best wall time of a command over ROUNDS, in seconds, and the CPU seconds
+# (user + system) of that run: "wall cpu"
+best() {
+    local b= c=
+    for _ in $(seq "$rounds"); do
+        /usr/bin/time -f "%e %U %S" -o "$work/t" "$@" > /dev/null
+        read -r w u s < "$work/t"
+        if [ -z "$b" ] || (( $(echo "$w < $b" | bc -l) )); then
+            b=$w; c=$(echo "$u + $s" | bc -l)
+        fi
+    done
+    echo "$b $c"
+}
+mbs() { echo "scale=1; $bytes / 1000000 / $1" | bc -l; }
+row() {
+    local w c
+    read -r w c <<< "$2"
+    printf '| %s | %.2f | %s | %.2f | %s |\n' "$1" "$w" "$(mbs "$w")" "$c" \
+        "$(mbs "$c")"
+}
+
+echo "load: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $((bytes / 1000000)) MB"
+echo
+echo "| contender | best wall s | MB/s (wall) | CPU s (user+sys) | MB per CPU s |"
+echo "|---|---:|---:|---:|---:|"
+for fn in data_digest canonical_json; do
+    core=$("$work/loop" "$fn" "$work/c.jsonl" "$rounds")
+    t=$(echo "$bytes / 1000000 / $core" | bc -l)
+    printf '| core %s, one thread (C loop, in memory) | %.2f | %s | – | – |\n' \
+        "$fn" "$t" "$core"
+    for j in 1 2; do
+        row "wirejson $fn -j $j" "$(best "$build/wirejson" "$fn" -j "$j" --no-progress "$work/c.jsonl")"
+    done
+done
+row "wirejq -R data_digest_text" "$(best "$build/wirejq" -R data_digest_text "$work/c.jsonl")"
+row "jq -c ." "$(best jq -c . "$work/c.jsonl")"
+row "python json.loads + dumps(sort_keys) + sha256" "$(best /usr/bin/python3 -c '
+import hashlib, json, sys
+for line in open(sys.argv[1], "rb"):
+    if line.strip():
+        hashlib.sha256(json.dumps(json.loads(line), sort_keys=True,
+            separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
+' "$work/c.jsonl")"
+row "wirejson dedup -j 2" "$(best "$build/wirejson" dedup -j 2 --out "$work/out" "$work/c.jsonl")"
+row "wirejson dedup -j 1" "$(best "$build/wirejson" dedup -j 1 --out "$work/out" "$work/c.jsonl")"
+rm -rf "$work/out"
+
+# Peak memory of dedup over about 2 GB: the corpus repeated, gzip'd (every
+# key seen 20 times: the distinct keys are those of the corpus), and the
+# same with every line made distinct.
+rep=$(( (2000 + size - 1) / size ))
+for _ in $(seq "$rep"); do cat "$work/c.jsonl"; done | gzip -1 > "$work/big.gz"
+distinct=$(wc -l < "$work/c.jsonl")
+/usr/bin/time -v "$build/wirejson" dedup -j 2 --out "$work/out" "$work/big.gz" \
+    2> "$work/time.txt" > "$work/dedup.txt"
+peak=$(awk '/Maximum resident/ {print $6}' "$work/time.txt")
+echo
+echo "dedup of $((rep * bytes / 1000000)) MB (gzip'd, $distinct distinct keys): $(cat "$work/dedup.txt")"
+echo "peak RSS $((peak / 1024)) MB; $(grep 'Elapsed' "$work/time.txt" | sed 's/.*: //') wall"
+rm -f "$work/big.gz"; rm -rf "$work/out"
+# about 2 GB of small lines, every one its own key
+/usr/bin/python3 - <<'PY' | gzip -1 > "$work/big2.gz"
+import sys
+out = sys.stdout.buffer
+pad = b"x" * 160
+for n in range(10_000_000):
+    out.write(b'{"id":%d,"pad":"%s"}\n' % (n, pad))
+PY
+/usr/bin/time -v "$build/wirejson" dedup -j 2 --out "$work/out" "$work/big2.gz" \
+    2> "$work/time.txt" > "$work/dedup.txt"
+peak=$(awk '/Maximum resident/ {print $6}' "$work/time.txt")
+keys=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["distinct"])' "$work/out/summary.json")
+echo "dedup of 10,000,000 distinct small lines ($(gzip -dc "$work/big2.gz" | wc -c | awk '{printf "%d", $1/1e6}') MB gzip'd): $(cat "$work/dedup.txt")"
+echo "peak RSS $((peak / 1024)) MB; target 64 MB + 200 B x $keys keys = $(( 64 + keys * 200 / 1048576 )) MB; $(grep 'Elapsed' "$work/time.txt" | sed 's/.*: //') wall"
