@@ -698,7 +698,7 @@ def main(argv=None):
         else:
             workers = args.workers or os.cpu_count() or 1
             with LocalCluster(n_workers=workers, threads_per_worker=1,
-                              processes=True, dashboard_address=None,
+                              processes=True, dashboard_address=":0",
                               silence_logs=logging.ERROR,
                               local_directory=tempfile.gettempdir()) as cluster, \
                     Client(cluster) as client:
