@@ -1,3 +1,4 @@
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """A small driver for a real DuckDB: the libduckdb.so that npm's
 @duckdb/node-bindings-linux-x64 ships (tests/duckdb/package-lock.json pins
@@ -178,3 +179,24 @@ def error_text(exc):
     msg = str(exc)
     prefix = "Invalid Input Error: "
     return msg[len(prefix):] if msg.startswith(prefix) else msg
+
+
+def main(argv):
+    """Runs each argument as a statement in one in-memory database that
+    allows unsigned extensions, printing each row's values joined by |:
+    a way to try the extension without a duckdb binary."""
+    db = Database(allow_unsigned=True)
+    con = db.connect()
+    try:
+        for sql in argv:
+            for row in con.rows(sql):
+                print("|".join("NULL" if v is None else str(v) for v in row))
+    except DuckDBError as e:
+        print(e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))
