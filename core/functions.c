@@ -401,7 +401,8 @@ wj_code wj_function_call(const wj_function *fn, const wj_arg *args,
             names[n_names].ptr = args[k].ptr;
             names[n_names++].len = args[k].len;
         }
-    rc = fn->call(fixed_args, names, n_names, alloc, res, err);
+    rc = fn->call(fixed_args, n_names ? names : NULL, n_names, alloc, res,
+                  err);
     if (names != stack)
         wj_free(alloc, names);
     if (rc != WJ_OK)
