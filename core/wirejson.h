@@ -338,40 +338,6 @@ WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
                                       const wj_alloc *alloc, char **out,
                                       size_t *out_len, wj_error *err);
 
-/* ------------------------------------------------ one signature for all */
-
-/*
- * The renderings and digests above behind one signature each, for front
- * ends that keep a table of functions (one row per SQL, Python or
- * PostgreSQL function).  names are the data members (WJ_RENDERING_WIRE),
- * the path (WJ_RENDERING_TOOL_SCHEMAS) or the ignored members
- * (WJ_DIGEST_MESSAGE); the other kinds do not read them.  Results, errors
- * and ownership are those of the function each kind names.
- */
-typedef enum wj_rendering {
-    WJ_RENDERING_WIRE,                /* wj_wire_json */
-    WJ_RENDERING_WIRE_SORTED,         /* wj_wire_json_sorted */
-    WJ_RENDERING_CANONICAL,           /* wj_canonical_json */
-    WJ_RENDERING_CANONICAL_ARGUMENTS, /* wj_canonical_arguments */
-    WJ_RENDERING_TOOL_SCHEMAS         /* wj_tool_schemas */
-} wj_rendering;
-
-WJ_API wj_code wj_rendering_text(wj_rendering kind, const char *json,
-                                 size_t len, const wj_name *names,
-                                 size_t n_names, const wj_alloc *alloc,
-                                 char **out, size_t *out_len, wj_error *err);
-
-typedef enum wj_digest_kind {
-    WJ_DIGEST_DATA,    /* wj_data_digest */
-    WJ_DIGEST_MESSAGE, /* wj_message_digest */
-    WJ_DIGEST_MESSAGES /* wj_messages_digest */
-} wj_digest_kind;
-
-WJ_API wj_code wj_digest_hex(wj_digest_kind kind, const char *json, size_t len,
-                             const wj_name *names, size_t n_names,
-                             const wj_alloc *alloc,
-                             char hex[WJ_DIGEST_HEX_SIZE], wj_error *err);
-
 /* ------------------------------------------------------ front-end kit */
 
 /*

@@ -369,6 +369,9 @@ static void pg_overloads(buf *b, const wj_function *fn, size_t k,
         }
         return;
     }
+    if (fn->flags & WJ_FN_STABLE)
+        put(b, "-- STABLE, as PostgreSQL's own version(): the library loaded "
+               "may change\n-- (an upgrade) while the catalog does not.\n");
     put(b, "CREATE FUNCTION %s(", fn->name);
     for (i = 0; i < fn->n_params; i++) {
         if (fn->params[i].kind == WJ_ARG_NAMES)

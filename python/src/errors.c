@@ -64,26 +64,21 @@ static PyObject *raise_message(wjpy_state *st, wj_code rc, int has_offset,
 PyObject *wjpy_raise(wjpy_state *st, const char *func, wj_code rc,
                      const wj_error *err)
 {
-    char small[256], *buf = small;
     wj_error e = *err;
     PyObject *msg;
-    size_t need;
+    char *text;
+    size_t len = 0;
 
     if (rc == WJ_ERR_NOMEM)
         return PyErr_NoMemory();
     if (rc == WJ_ERR_INTERRUPTED && PyErr_Occurred())
         return NULL; /* a signal handler's exception, raised as it is */
     e.code = rc;
-    need = wj_error_format(&e, func, small, sizeof small);
-    if (need >= sizeof small) {
-        buf = PyMem_Malloc(need + 1);
-        if (!buf)
-            return PyErr_NoMemory();
-        wj_error_format(&e, func, buf, need + 1);
-    }
-    msg = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)strlen(buf), "replace");
-    if (buf != small)
-        PyMem_Free(buf);
+    text = wj_error_message(&e, func, &wjpy_alloc, &len);
+    if (!text)
+        return PyErr_NoMemory();
+    msg = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+    wj_free(&wjpy_alloc, text);
     return raise_message(st, rc, wj_error_is_input(rc), e.offset, msg);
 }
 

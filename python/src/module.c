@@ -9,9 +9,11 @@
  *   >>> wirejson.data_digest({"a": 1}) == wirejson.data_digest('{"a":1.0}')
  *   True
  *
- * Each function converts its arguments (convert.c), releases the GIL while
- * the core works on the text, and turns the result or the error into Python
- * objects.  METH_FASTCALL throughout: no argument tuple is built.
+ * The functions are the rows of the core's table of functions that carry
+ * WJ_FN_PYTHON, added at module init: one C function serves them all,
+ * converting the arguments by the kinds of the row's parameters (convert.c),
+ * calling wj_function_call with the GIL released, and converting the result
+ * by its kind.  METH_FASTCALL throughout: no argument tuple is built.
  */
 #include "wjpy.h"
 
@@ -26,94 +28,118 @@ wjpy_state *wjpy_state_of_type(PyTypeObject *type)
     return module ? wjpy_state_of_module(module) : NULL;
 }
 
-/* TypeError unless min <= nargs <= max (max < 0: no upper bound), with the
- * SQL function's words for it. */
-static int arity(const char *func, Py_ssize_t nargs, Py_ssize_t min,
-                 Py_ssize_t max)
-{
-    if (nargs >= min && (max < 0 || nargs <= max))
-        return 0;
-    PyErr_Format(PyExc_TypeError, "%s: wrong number of arguments", func);
-    return -1;
-}
+/* What a row does beyond the generic path: a Python value's canonical
+ * rendering and data digest come straight from a canonical writer
+ * (convert.c), without text, the text route as their fallback; the
+ * validation functions report the error met while writing a Python value
+ * (a Fragment that is not one JSON value) as the error of the document. */
+typedef enum py_special {
+    PY_GENERIC,
+    PY_CANONICAL,      /* canonical_json */
+    PY_DATA_DIGEST,    /* data_digest */
+    PY_ERROR_TEXT,     /* wirejson_error */
+    PY_ERROR_POSITION  /* wirejson_error_position */
+} py_special;
 
-/* ------------------------------------------------------------ renderings */
+/* A document is JSON text (str, bytes, a buffer of single bytes) or a
+ * Python value. */
+#define DOC_NOTE                                                               \
+    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"  \
+    "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
+    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"         \
+    "integer and floating scalars, wirejson.Fragment).  Raises\n"              \
+    "wirejson.Error with the SQL message."
 
-/* Renders args[0] as kind, the rest of the arguments as names.  The
- * canonical rendering of a Python value comes straight from a canonical
- * writer (convert.c), with the text route as its fallback; so does
- * data_digest's, below. */
-static PyObject *render(PyObject *module, const char *func,
-                        PyObject *const *args, Py_ssize_t nargs,
-                        wj_rendering kind)
-{
-    wjpy_state *st = wjpy_state_of_module(module);
-    wjpy_text text;
-    wjpy_names names;
-    wj_error err = WJ_ERROR_INIT;
-    char *out = NULL;
-    size_t out_len = 0;
-    wj_code rc;
+/* The Python face of the rows with WJ_FN_PYTHON: docstring (with its
+ * signature) and special path, by name.  A row not named here still becomes
+ * a function, documented by its summary. */
+static const struct py_face {
+    const char *name;
+    py_special special;
+    const char *doc;
+} faces[] = {
+    {"wire_json", PY_GENERIC,
+     "wire_json(doc, /, *data_members)\n--\n\n"
+     "The wire rendering: compact, members sorted by code point, a\n"
+     "JSON Schema's properties in the order of its required; the\n"
+     "top-level members named as data members are data (sorted,\n"
+     "never read as schema)." DOC_NOTE},
+    {"wire_json_sorted", PY_GENERIC,
+     "wire_json_sorted(doc, /)\n--\n\n"
+     "The wire rendering with every object sorted (no property-map\n"
+     "rule)." DOC_NOTE},
+    {"canonical_json", PY_CANONICAL,
+     "canonical_json(doc, /)\n--\n\n"
+     "The canonical rendering, RFC 8785 (JCS): the identity key." DOC_NOTE},
+    {"data_digest", PY_DATA_DIGEST,
+     "data_digest(doc, /)\n--\n\n"
+     "SHA-256 of canonical_json(doc), 64 lowercase hex characters." DOC_NOTE},
+    {"message_digest", PY_GENERIC,
+     "message_digest(doc, /, *ignored)\n--\n\n"
+     "The digest of a chat message (a JSON object) without its null\n"
+     "members, without extra and without the members named." DOC_NOTE},
+    {"messages_digest", PY_GENERIC,
+     "messages_digest(doc, /)\n--\n\n"
+     "SHA-256 of the message_digest hex strings of the array's\n"
+     "messages, in order." DOC_NOTE},
+    {"prefix_digests", PY_GENERIC,
+     "prefix_digests(doc, /)\n--\n\n"
+     "A list of the messages_digest of each prefix of the array of\n"
+     "messages doc (element k: of the first k+1 messages), in linear\n"
+     "time." DOC_NOTE},
+    {"canonical_arguments", PY_GENERIC,
+     "canonical_arguments(text, /)\n--\n\n"
+     "canonical_json(text) when it succeeds, else text unchanged (a\n"
+     "tool call's arguments as models emit them)."},
+    {"with_top_level", PY_GENERIC,
+     "with_top_level(body, name, value, /)\n--\n\n"
+     "body with the value of every top-level member called name\n"
+     "(after decoding escapes, under simple case folding) replaced\n"
+     "by value, every other byte unchanged; None when body is not an\n"
+     "object or holds no such member (or name is None).  value is a\n"
+     "Python value: a str becomes a JSON string, a Fragment is\n"
+     "spliced as it is, None is null."},
+    {"tool_schemas", PY_GENERIC,
+     "tool_schemas(body, /, *path)\n--\n\n"
+     "For each element of body's top-level tools array, the exact\n"
+     "text found by following the member names of path (None for a\n"
+     "tool without one), as a list; None when body has no top-level\n"
+     "tools array."},
+    {"encode_with_schemas", PY_GENERIC,
+     "encode_with_schemas(body, texts, /)\n--\n\n"
+     "body in the wire rendering (data member messages) with its\n"
+     "tools spelled the way function-calling models have seen them,\n"
+     "each parameters written as the text in texts when it still\n"
+     "says the same.  texts is JSON text or a list of str/None, as\n"
+     "tool_schemas gives; None when the tools cannot be spelled."},
+    {"wirejson_error", PY_ERROR_TEXT,
+     "wirejson_error(doc, /)\n--\n\n"
+     "None when doc is valid input, else the error message (without\n"
+     "a function name)."},
+    {"wirejson_error_position", PY_ERROR_POSITION,
+     "wirejson_error_position(doc, /)\n--\n\n"
+     "None when doc is valid input, else the 0-based byte offset of\n"
+     "the error."},
+    {"version", PY_GENERIC,
+     "version()\n--\n\nThe version of the wirejson library."},
+};
 
-    if (kind == WJ_RENDERING_CANONICAL && wjpy_is_value(st, args[0])) {
-        wj_writer *w = wjpy_canonical_writer(st, func, args[0], WJPY_CANONICAL);
-        if (w) {
-            const char *canonical = wj_writer_text(w, &out_len, NULL);
-            PyObject *s =
-                PyUnicode_DecodeUTF8(canonical, (Py_ssize_t)out_len, NULL);
-            wjpy_writer_give(st, w, WJPY_CANONICAL);
-            return s;
-        }
-        if (PyErr_Occurred()) /* interrupted */
-            return NULL;
-    }
-    memset(&names, 0, sizeof names);
-    if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
-        wjpy_names_from(func, args + 1, nargs - 1, &names) < 0) {
-        wjpy_text_release(st, &text);
-        wjpy_names_release(&names);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = wj_rendering_text(kind, text.ptr, text.len, names.v, names.n,
-                           &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS
-    wjpy_text_release(st, &text);
-    wjpy_names_release(&names);
-    if (rc != WJ_OK)
-        return wjpy_raise(st, func, rc, &err);
-    return wjpy_result_text(out, out_len);
-}
+/* A function of the module: its row and its special path.  Each function
+ * object's self is a tuple (module, capsule of its slot). */
+typedef struct py_slot {
+    const wj_function *fn;
+    py_special special;
+} py_slot;
 
-static PyObject *wire_json(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("wire_json", n, 1, -1) < 0)
-        return NULL;
-    return render(m, "wire_json", a, n, WJ_RENDERING_WIRE);
-}
+/* The most fixed (not WJ_ARG_NAMES) parameters a row has. */
+#define MAX_FIXED 4
 
-static PyObject *wire_json_sorted(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("wire_json_sorted", n, 1, 1) < 0)
-        return NULL;
-    return render(m, "wire_json_sorted", a, n, WJ_RENDERING_WIRE_SORTED);
-}
-
-static PyObject *canonical_json(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("canonical_json", n, 1, 1) < 0)
-        return NULL;
-    return render(m, "canonical_json", a, n, WJ_RENDERING_CANONICAL);
-}
-
-static PyObject *canonical_arguments(PyObject *m, PyObject *const *a,
-                                     Py_ssize_t n)
-{
-    if (arity("canonical_arguments", n, 1, 1) < 0)
-        return NULL;
-    return render(m, "canonical_arguments", a, n,
-                  WJ_RENDERING_CANONICAL_ARGUMENTS);
-}
+/* The rows' slots and method definitions, filled once from the table (they
+ * depend on nothing but the table, so every module object shares them). */
+#define MAX_FUNCTIONS 64
+static py_slot slots[MAX_FUNCTIONS];
+static PyMethodDef defs[MAX_FUNCTIONS];
+static size_t n_defs;
 
 /* A JSON array of JSON strings and nulls (what the core's tool_schemas
  * gives) as a list of str and None, read by the json module. */
@@ -130,187 +156,6 @@ static PyObject *json_array_to_list(wjpy_state *st, PyObject *text)
     }
     return PyObject_CallOneArg(st->json_loads, text);
 }
-
-static PyObject *tool_schemas(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    PyObject *text, *list;
-
-    if (arity("tool_schemas", n, 1, -1) < 0)
-        return NULL;
-    text = render(m, "tool_schemas", a, n, WJ_RENDERING_TOOL_SCHEMAS);
-    if (!text || text == Py_None)
-        return text;
-    list = json_array_to_list(wjpy_state_of_module(m), text);
-    Py_DECREF(text);
-    return list;
-}
-
-/* --------------------------------------------------------------- digests */
-
-static PyObject *digest(PyObject *module, const char *func,
-                        PyObject *const *args, Py_ssize_t nargs,
-                        wj_digest_kind kind)
-{
-    wjpy_state *st = wjpy_state_of_module(module);
-    wjpy_text text;
-    wjpy_names names;
-    wj_error err = WJ_ERROR_INIT;
-    char hex[WJ_DIGEST_HEX_SIZE];
-    wj_code rc;
-
-    if (kind == WJ_DIGEST_DATA && wjpy_is_value(st, args[0])) {
-        wj_writer *w = wjpy_canonical_writer(st, func, args[0], WJPY_DIGEST);
-        if (w) {
-            wj_writer_digest(w, hex, NULL);
-            wjpy_writer_give(st, w, WJPY_DIGEST);
-            return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
-        }
-        if (PyErr_Occurred()) /* interrupted */
-            return NULL;
-    }
-    memset(&names, 0, sizeof names);
-    if (wjpy_text_from(st, func, NULL, args[0], &text) < 0 ||
-        wjpy_names_from(func, args + 1, nargs - 1, &names) < 0) {
-        wjpy_text_release(st, &text);
-        wjpy_names_release(&names);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = wj_digest_hex(kind, text.ptr, text.len, names.v, names.n, &wjpy_alloc,
-                       hex, &err);
-    Py_END_ALLOW_THREADS
-    wjpy_text_release(st, &text);
-    wjpy_names_release(&names);
-    if (rc != WJ_OK)
-        return wjpy_raise(st, func, rc, &err);
-    return PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
-}
-
-static PyObject *data_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("data_digest", n, 1, 1) < 0)
-        return NULL;
-    return digest(m, "data_digest", a, n, WJ_DIGEST_DATA);
-}
-
-static PyObject *message_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("message_digest", n, 1, -1) < 0)
-        return NULL;
-    return digest(m, "message_digest", a, n, WJ_DIGEST_MESSAGE);
-}
-
-static PyObject *messages_digest(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    if (arity("messages_digest", n, 1, 1) < 0)
-        return NULL;
-    return digest(m, "messages_digest", a, n, WJ_DIGEST_MESSAGES);
-}
-
-/* The digest of each prefix of the conversation doc: messages_digest checks
- * it whole (its errors, its offsets), the core's tool_schemas over
- * {"tools":doc} gives each message's own text, and a wj_conversation
- * digests the prefixes in one pass. */
-static PyObject *prefix_digests(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    static const char func[] = "prefix_digests";
-    static const char head[] = "{\"tools\":";
-    const size_t head_len = sizeof head - 1;
-    wjpy_state *st = wjpy_state_of_module(m);
-    wjpy_text text;
-    wj_error err = WJ_ERROR_INIT;
-    char hex[WJ_DIGEST_HEX_SIZE], *wrapped, *out = NULL, *hexes = NULL;
-    size_t out_len = 0, count = 0, k;
-    const char **ptrs = NULL;
-    size_t *lens = NULL;
-    PyObject *parts = NULL, *texts = NULL, *result = NULL;
-    wj_conversation *conv = NULL;
-    wj_code rc;
-
-    if (arity(func, n, 1, 1) < 0)
-        return NULL;
-    if (wjpy_text_from(st, func, NULL, a[0], &text) < 0) {
-        wjpy_text_release(st, &text);
-        return NULL;
-    }
-    wrapped = PyMem_RawMalloc(text.len + head_len + 1);
-    if (!wrapped) {
-        wjpy_text_release(st, &text);
-        return PyErr_NoMemory();
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = wj_messages_digest(text.ptr, text.len, &wjpy_alloc, hex, &err);
-    if (rc == WJ_OK) {
-        memcpy(wrapped, head, head_len);
-        memcpy(wrapped + head_len, text.ptr, text.len);
-        wrapped[head_len + text.len] = '}';
-        rc = wj_tool_schemas(wrapped, text.len + head_len + 1, NULL, 0,
-                             &wjpy_alloc, &out, &out_len, &err);
-        if (rc != WJ_OK && wj_error_is_input(rc))
-            err.offset = err.offset > head_len ? err.offset - head_len : 0;
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_RawFree(wrapped);
-    wjpy_text_release(st, &text);
-    if (rc != WJ_OK)
-        return wjpy_raise(st, func, rc, &err);
-
-    /* The messages' texts, then every digest without the GIL. */
-    parts = wjpy_result_text(out, out_len);
-    texts = parts ? json_array_to_list(st, parts) : NULL;
-    if (!texts || !PyList_Check(texts))
-        goto done;
-    count = (size_t)PyList_GET_SIZE(texts);
-    ptrs = PyMem_Malloc((count ? count : 1) * sizeof *ptrs);
-    lens = PyMem_Malloc((count ? count : 1) * sizeof *lens);
-    hexes = PyMem_Malloc((count ? count : 1) * 64);
-    if (!ptrs || !lens || !hexes) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (k = 0; k < count; k++) {
-        Py_ssize_t len;
-        ptrs[k] = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(texts, k), &len);
-        if (!ptrs[k])
-            goto done;
-        lens[k] = (size_t)len;
-    }
-    if (wj_conversation_new(&wjpy_alloc, &conv) != WJ_OK) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    for (k = 0; rc == WJ_OK && k < count; k++) {
-        rc = wj_conversation_push(conv, ptrs[k], lens[k], &err);
-        if (rc == WJ_OK)
-            rc = wj_conversation_digest(conv, hex, &err);
-        if (rc == WJ_OK)
-            memcpy(hexes + 64 * k, hex, 64);
-    }
-    Py_END_ALLOW_THREADS
-    if (rc != WJ_OK) {
-        wjpy_raise(st, func, rc, &err);
-        goto done;
-    }
-    result = PyList_New((Py_ssize_t)count);
-    for (k = 0; result && k < count; k++) {
-        PyObject *s = PyUnicode_FromStringAndSize(hexes + 64 * k, 64);
-        if (!s)
-            Py_CLEAR(result);
-        else
-            PyList_SET_ITEM(result, (Py_ssize_t)k, s);
-    }
-done:
-    wj_conversation_free(conv);
-    PyMem_Free(ptrs);
-    PyMem_Free(lens);
-    PyMem_Free(hexes);
-    Py_XDECREF(texts);
-    Py_XDECREF(parts);
-    return result;
-}
-
-/* ---------------------------------------------------- raw request bodies */
 
 /* with_top_level's VALUE as JSON text: bytes or a buffer of single bytes is
  * JSON text spliced as it is (as SQL splices a BLOB), a Fragment too (each
@@ -338,44 +183,6 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
     return 0;
 }
 
-static PyObject *with_top_level(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    static const char func[] = "with_top_level";
-    wjpy_state *st = wjpy_state_of_module(m);
-    wjpy_text body, value;
-    wj_name name;
-    PyObject *name_owned;
-    wj_error err = WJ_ERROR_INIT;
-    char *out = NULL;
-    size_t out_len = 0;
-    wj_code rc;
-    int r;
-
-    if (arity(func, n, 3, 3) < 0)
-        return NULL;
-    r = wjpy_name_from(func, a[1], &name, &name_owned);
-    if (r != 0)
-        return r > 0 ? Py_NewRef(Py_None) : NULL; /* None: as SQL's NULL */
-    memset(&value, 0, sizeof value);
-    if (wjpy_text_from(st, func, NULL, a[0], &body) < 0 ||
-        value_text(st, func, "value", a[2], &value) < 0) {
-        wjpy_text_release(st, &body);
-        wjpy_text_release(st, &value);
-        Py_XDECREF(name_owned);
-        return NULL;
-    }
-    Py_BEGIN_ALLOW_THREADS
-    rc = wj_with_top_level(body.ptr, body.len, name.ptr, name.len, value.ptr,
-                           value.len, &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS
-    wjpy_text_release(st, &body);
-    wjpy_text_release(st, &value);
-    Py_XDECREF(name_owned);
-    if (rc != WJ_OK)
-        return wjpy_raise(st, func, rc, &err);
-    return wjpy_result_text(out, out_len);
-}
-
 /* texts as JSON text: a list or tuple of str and None is written as a JSON
  * array; anything else is a document. */
 static int texts_text(wjpy_state *st, const char *func, PyObject *obj,
@@ -399,225 +206,306 @@ static int texts_text(wjpy_state *st, const char *func, PyObject *obj,
     return wjpy_text_from(st, func, "texts", obj, out);
 }
 
-static PyObject *encode_with_schemas(PyObject *m, PyObject *const *a,
-                                     Py_ssize_t n)
+/* The error met while writing a Python document (raised, as a
+ * wirejson.Error with an offset) as the result of the validation function
+ * of slot: its message without "FUNC: ", or its offset.  NULL with the
+ * exception left as it is when it is another error. */
+static PyObject *reported(wjpy_state *st, const py_slot *slot)
 {
-    static const char func[] = "encode_with_schemas";
-    wjpy_state *st = wjpy_state_of_module(m);
-    wjpy_text body, texts;
-    wj_error err = WJ_ERROR_INIT;
-    char *out = NULL;
-    size_t out_len = 0;
-    wj_code rc;
+    PyObject *type, *exc, *tb, *offset, *text, *tail;
 
-    if (arity(func, n, 2, 2) < 0)
+    if (!PyErr_ExceptionMatches(st->error))
         return NULL;
-    memset(&texts, 0, sizeof texts);
-    if (wjpy_text_from(st, func, NULL, a[0], &body) < 0 ||
-        texts_text(st, func, a[1], &texts) < 0) {
-        wjpy_text_release(st, &body);
-        wjpy_text_release(st, &texts);
+    PyErr_Fetch(&type, &exc, &tb);
+    PyErr_NormalizeException(&type, &exc, &tb);
+    offset = exc ? PyObject_GetAttrString(exc, "offset") : NULL;
+    if (!offset || offset == Py_None) {
+        Py_XDECREF(offset);
+        PyErr_Restore(type, exc, tb);
         return NULL;
     }
-    Py_BEGIN_ALLOW_THREADS
-    rc = wj_encode_with_schemas(body.ptr, body.len, texts.ptr, texts.len,
-                                &wjpy_alloc, &out, &out_len, &err);
-    Py_END_ALLOW_THREADS
-    wjpy_text_release(st, &body);
-    wjpy_text_release(st, &texts);
-    if (rc != WJ_OK)
-        return wjpy_raise(st, func, rc, &err);
-    return wjpy_result_text(out, out_len);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    if (slot->special == PY_ERROR_POSITION) {
+        Py_DECREF(exc);
+        return offset;
+    }
+    Py_DECREF(offset);
+    text = PyObject_Str(exc);
+    Py_DECREF(exc);
+    if (!text)
+        return NULL;
+    tail = PyUnicode_Substring(text, (Py_ssize_t)strlen(slot->fn->name) + 2,
+                               PY_SSIZE_T_MAX);
+    Py_DECREF(text);
+    return tail;
 }
 
-/* ------------------------------------------------------------ validation */
-
-/* wj_validate on doc: 0 with *rc and *err filled, 1 with *reported the
- * wirejson.Error of an input error found while writing a Python value (a
- * Fragment that is not one JSON value: "fragment: malformed JSON at byte
- * 1: ..."), -1 with an exception. */
-static int validate(PyObject *m, const char *func, PyObject *doc, wj_code *rc,
-                    wj_error *err, PyObject **reported)
+/* A JSON array of digests (a WJ_RESULT_DIGESTS result, strings without
+ * escapes) as a list of str. */
+static PyObject *digest_list(const char *text, size_t len)
 {
-    wjpy_state *st = wjpy_state_of_module(m);
-    wjpy_text text;
+    PyObject *list = PyList_New(0);
+    const char *at = text, *end = text + len, *close;
 
-    *reported = NULL;
-    if (wjpy_text_from(st, func, NULL, doc, &text) < 0) {
-        PyObject *type, *exc, *tb, *offset;
-        wjpy_text_release(st, &text);
-        if (!PyErr_ExceptionMatches(st->error))
-            return -1;
-        PyErr_Fetch(&type, &exc, &tb);
-        PyErr_NormalizeException(&type, &exc, &tb);
-        offset = exc ? PyObject_GetAttrString(exc, "offset") : NULL;
-        if (!offset || offset == Py_None) {
-            Py_XDECREF(offset);
-            PyErr_Restore(type, exc, tb);
-            return -1;
+    while (list && (at = memchr(at, '"', (size_t)(end - at))) != NULL) {
+        PyObject *s;
+        close = memchr(at + 1, '"', (size_t)(end - at - 1));
+        if (!close)
+            break;
+        s = PyUnicode_FromStringAndSize(at + 1, close - at - 1);
+        if (!s || PyList_Append(list, s) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(s);
+        at = close + 1;
+    }
+    return list;
+}
+
+/* The result of a call as the Python object its result kind gives. */
+static PyObject *result_object(wjpy_state *st, const py_slot *slot,
+                               wj_result *res)
+{
+    PyObject *obj;
+
+    if (res->is_null) {
+        wj_result_free(&wjpy_alloc, res);
+        Py_RETURN_NONE;
+    }
+    switch (slot->fn->result) {
+    case WJ_RESULT_DIGEST:
+        return PyUnicode_FromStringAndSize(res->digest, WJ_DIGEST_HEX_SIZE - 1);
+    case WJ_RESULT_INTEGER:
+        return PyLong_FromLongLong((long long)res->integer);
+    case WJ_RESULT_DIGESTS:
+        obj = digest_list(res->text, res->len);
+        wj_result_free(&wjpy_alloc, res);
+        return obj;
+    case WJ_RESULT_TEXTS: {
+        PyObject *text = wjpy_result_text(res->text, res->len);
+        res->text = NULL;
+        if (!text)
+            return NULL;
+        obj = json_array_to_list(st, text);
+        Py_DECREF(text);
+        return obj;
+    }
+    case WJ_RESULT_JSON:
+    case WJ_RESULT_BODY:
+    case WJ_RESULT_TEXT:
+        break;
+    }
+    if (slot->special == PY_ERROR_TEXT) { /* a message, as errors decode it */
+        obj = PyUnicode_DecodeUTF8(res->text, (Py_ssize_t)res->len, "replace");
+        wj_result_free(&wjpy_alloc, res);
+        return obj;
+    }
+    obj = wjpy_result_text(res->text, res->len);
+    res->text = NULL;
+    return obj;
+}
+
+/* A Python value's canonical rendering or data digest from a canonical
+ * writer; NULL without an exception when it needs the text route. */
+static PyObject *canonical_value(wjpy_state *st, const py_slot *slot,
+                                 PyObject *value)
+{
+    wjpy_writer_kind kind =
+        slot->special == PY_CANONICAL ? WJPY_CANONICAL : WJPY_DIGEST;
+    wj_writer *w = wjpy_canonical_writer(st, slot->fn->name, value, kind);
+    char hex[WJ_DIGEST_HEX_SIZE];
+    PyObject *s;
+    size_t len = 0;
+
+    if (!w)
+        return NULL;
+    if (kind == WJPY_DIGEST) {
+        wj_writer_digest(w, hex, NULL);
+        s = PyUnicode_FromStringAndSize(hex, WJ_DIGEST_HEX_SIZE - 1);
+    } else {
+        const char *text = wj_writer_text(w, &len, NULL);
+        s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, NULL);
+    }
+    wjpy_writer_give(st, w, kind);
+    return s;
+}
+
+/* Every function of the module: converts the arguments by the kinds of
+ * its row's parameters (convert.c), calls the row with the GIL released,
+ * and converts the result by its kind.  METH_FASTCALL: no argument tuple
+ * is built. */
+static PyObject *call_function(PyObject *self, PyObject *const *a,
+                               Py_ssize_t nargs)
+{
+    PyObject *module = PyTuple_GET_ITEM(self, 0);
+    const py_slot *slot = PyCapsule_GetPointer(PyTuple_GET_ITEM(self, 1), NULL);
+    const wj_function *fn = slot->fn;
+    const char *func = fn->name;
+    wjpy_state *st = wjpy_state_of_module(module);
+    size_t fixed = wj_function_min_args(fn), n = (size_t)nargs, n_args, k;
+    wjpy_text texts[MAX_FIXED];
+    PyObject *owned[MAX_FIXED];
+    wjpy_names names;
+    wj_arg stack[MAX_FIXED + 8], *args = stack;
+    wj_result res;
+    wj_error err = WJ_ERROR_INIT;
+    PyObject *result = NULL;
+    wj_code rc;
+
+    if (n < fixed || n > wj_function_max_args(fn)) {
+        PyErr_Format(PyExc_TypeError, "%s: wrong number of arguments", func);
+        return NULL;
+    }
+    if ((slot->special == PY_CANONICAL || slot->special == PY_DATA_DIGEST) &&
+        wjpy_is_value(st, a[0])) {
+        result = canonical_value(st, slot, a[0]);
+        if (result || PyErr_Occurred()) /* done, or interrupted */
+            return result;
+    }
+    memset(texts, 0, sizeof texts);
+    memset(owned, 0, sizeof owned);
+    memset(&names, 0, sizeof names);
+    /* Names first: a None name is SQL's NULL, whatever the rest holds. */
+    for (k = 0; k < fixed; k++) {
+        wj_name name;
+        int r;
+        if (fn->params[k].kind != WJ_ARG_NAME)
+            continue;
+        r = wjpy_name_from(func, a[k], &name, &owned[k]);
+        if (r != 0) {
+            result = r > 0 ? Py_NewRef(Py_None) : NULL;
+            goto done;
         }
-        Py_DECREF(offset);
-        Py_XDECREF(type);
-        Py_XDECREF(tb);
-        *reported = exc;
-        return 1;
+        stack[k].ptr = name.ptr;
+        stack[k].len = name.len;
+    }
+    for (k = 0; k < fixed; k++) {
+        int r = 0;
+        switch (fn->params[k].kind) {
+        case WJ_ARG_DOCUMENT:
+        case WJ_ARG_TEXT:
+            r = wjpy_text_from(st, func, NULL, a[k], &texts[k]);
+            if (r < 0 && k == 0 && (slot->special == PY_ERROR_TEXT ||
+                                    slot->special == PY_ERROR_POSITION)) {
+                result = reported(st, slot);
+                goto done;
+            }
+            break;
+        case WJ_ARG_VALUE:
+            r = value_text(st, func, "value", a[k], &texts[k]);
+            break;
+        case WJ_ARG_TEXTS:
+            r = texts_text(st, func, a[k], &texts[k]);
+            break;
+        case WJ_ARG_NAME:
+        case WJ_ARG_NAMES:
+            continue;
+        }
+        if (r < 0)
+            goto done;
+        /* an empty buffer may have no address: it is still text */
+        stack[k].ptr = texts[k].ptr ? texts[k].ptr : "";
+        stack[k].len = texts[k].len;
+    }
+    n_args = fixed;
+    if (n > fixed) {
+        if (wjpy_names_from(func, a + fixed, nargs - (Py_ssize_t)fixed,
+                            &names) < 0)
+            goto done;
+        if (fixed + names.n > sizeof stack / sizeof *stack) {
+            args = PyMem_Malloc((fixed + names.n) * sizeof *args);
+            if (!args) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(args, stack, fixed * sizeof *args);
+        }
+        for (k = 0; k < names.n; k++) {
+            args[fixed + k].ptr = names.v[k].ptr;
+            args[fixed + k].len = names.v[k].len;
+        }
+        n_args += names.n;
     }
     Py_BEGIN_ALLOW_THREADS
-    *rc = wj_validate(text.ptr, text.len, &wjpy_alloc, err);
+    rc = wj_function_call(fn, args, n_args, &wjpy_alloc, &res, &err);
     Py_END_ALLOW_THREADS
-    wjpy_text_release(st, &text);
-    if (*rc != WJ_OK && !wj_error_is_input(*rc)) {
-        wjpy_raise(st, func, *rc, err);
-        return -1;
+    if (rc != WJ_OK)
+        wjpy_raise(st, func, rc, &err);
+    else
+        result = result_object(st, slot, &res);
+done:
+    for (k = 0; k < fixed; k++) {
+        wjpy_text_release(st, &texts[k]);
+        Py_XDECREF(owned[k]);
+    }
+    wjpy_names_release(&names);
+    if (args != stack)
+        PyMem_Free(args);
+    return result;
+}
+
+/* Fills slots and defs from the rows with WJ_FN_PYTHON, once. */
+static int fill_defs(void)
+{
+    size_t n_rows, k, f;
+    const wj_function *rows = wj_functions(&n_rows);
+
+    if (n_defs)
+        return 0;
+    for (k = 0; k < n_rows; k++) {
+        const wj_function *fn = &rows[k];
+        py_slot *slot = &slots[n_defs];
+        PyMethodDef *def = &defs[n_defs];
+        if (!(fn->flags & WJ_FN_PYTHON) || fn->call == NULL)
+            continue;
+        if (n_defs == MAX_FUNCTIONS || wj_function_min_args(fn) > MAX_FIXED) {
+            PyErr_Format(PyExc_SystemError, "%s: too many functions or "
+                         "arguments for the module", fn->name);
+            return -1;
+        }
+        slot->fn = fn;
+        slot->special = PY_GENERIC;
+        def->ml_name = fn->name;
+        def->ml_meth = (PyCFunction)(void (*)(void))call_function;
+        def->ml_flags = METH_FASTCALL;
+        def->ml_doc = fn->summary;
+        for (f = 0; f < sizeof faces / sizeof *faces; f++)
+            if (strcmp(faces[f].name, fn->name) == 0) {
+                slot->special = faces[f].special;
+                def->ml_doc = faces[f].doc;
+            }
+        n_defs++;
     }
     return 0;
 }
 
-static PyObject *wirejson_error(PyObject *m, PyObject *const *a, Py_ssize_t n)
+/* Adds a function object to m for each row with WJ_FN_PYTHON. */
+static int add_functions(PyObject *m)
 {
-    static const char func[] = "wirejson_error";
-    wj_error err = WJ_ERROR_INIT;
-    wj_code rc;
-    char msg[256];
-    size_t len;
-    PyObject *reported, *text, *tail;
-    int r;
+    PyObject *name = PyModule_GetNameObject(m);
+    size_t k;
 
-    if (arity(func, n, 1, 1) < 0 ||
-        (r = validate(m, func, a[0], &rc, &err, &reported)) < 0)
-        return NULL;
-    if (r > 0) { /* its message without "wirejson_error: " */
-        text = PyObject_Str(reported);
-        Py_DECREF(reported);
-        if (!text)
-            return NULL;
-        tail = PyUnicode_Substring(text, (Py_ssize_t)sizeof func + 1,
-                                   PY_SSIZE_T_MAX);
-        Py_DECREF(text);
-        return tail;
+    if (!name || fill_defs() < 0) {
+        Py_XDECREF(name);
+        return -1;
     }
-    if (rc == WJ_OK)
-        Py_RETURN_NONE;
-    len = wj_error_format(&err, NULL, msg, sizeof msg);
-    if (len >= sizeof msg)
-        len = sizeof msg - 1;
-    return PyUnicode_DecodeUTF8(msg, (Py_ssize_t)len, "replace");
-}
-
-static PyObject *wirejson_error_position(PyObject *m, PyObject *const *a,
-                                         Py_ssize_t n)
-{
-    wj_error err = WJ_ERROR_INIT;
-    wj_code rc;
-    PyObject *reported, *offset;
-    int r;
-
-    if (arity("wirejson_error_position", n, 1, 1) < 0 ||
-        (r = validate(m, "wirejson_error_position", a[0], &rc, &err,
-                      &reported)) < 0)
-        return NULL;
-    if (r > 0) {
-        offset = PyObject_GetAttrString(reported, "offset");
-        Py_DECREF(reported);
-        return offset;
+    for (k = 0; k < n_defs; k++) {
+        PyObject *capsule = PyCapsule_New(&slots[k], NULL, NULL);
+        PyObject *self = capsule ? PyTuple_Pack(2, m, capsule) : NULL;
+        PyObject *func =
+            self ? PyCFunction_NewEx(&defs[k], self, name) : NULL;
+        int bad = !func || PyModule_AddObjectRef(m, defs[k].ml_name, func) < 0;
+        Py_XDECREF(capsule);
+        Py_XDECREF(self);
+        Py_XDECREF(func);
+        if (bad) {
+            Py_DECREF(name);
+            return -1;
+        }
     }
-    if (rc == WJ_OK)
-        Py_RETURN_NONE;
-    return PyLong_FromSize_t(err.offset);
+    Py_DECREF(name);
+    return 0;
 }
-
-static PyObject *version(PyObject *m, PyObject *const *a, Py_ssize_t n)
-{
-    (void)m;
-    (void)a;
-    if (arity("version", n, 0, 0) < 0)
-        return NULL;
-    return PyUnicode_FromString(wj_version());
-}
-
-/* ------------------------------------------------------------- the table */
-
-#define FASTCALL(name, doc)                                                    \
-    {                                                                          \
-#name, (PyCFunction)(void (*)(void))name, METH_FASTCALL, doc           \
-    }
-
-/* A document is JSON text (str, bytes, a buffer of single bytes) or a
- * Python value. */
-#define DOC_NOTE                                                               \
-    "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"  \
-    "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
-    "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"         \
-    "integer and floating scalars, wirejson.Fragment).  Raises\n"              \
-    "wirejson.Error with the SQL message."
-
-static PyMethodDef functions[] = {
-    FASTCALL(wire_json,
-             "wire_json(doc, /, *data_members)\n--\n\n"
-             "The wire rendering: compact, members sorted by code point, a\n"
-             "JSON Schema's properties in the order of its required; the\n"
-             "top-level members named as data members are data (sorted,\n"
-             "never read as schema)." DOC_NOTE),
-    FASTCALL(wire_json_sorted,
-             "wire_json_sorted(doc, /)\n--\n\n"
-             "The wire rendering with every object sorted (no property-map\n"
-             "rule)." DOC_NOTE),
-    FASTCALL(
-        canonical_json,
-        "canonical_json(doc, /)\n--\n\n"
-        "The canonical rendering, RFC 8785 (JCS): the identity key." DOC_NOTE),
-    FASTCALL(data_digest, "data_digest(doc, /)\n--\n\n"
-                          "SHA-256 of canonical_json(doc), 64 lowercase hex "
-                          "characters." DOC_NOTE),
-    FASTCALL(message_digest,
-             "message_digest(doc, /, *ignored)\n--\n\n"
-             "The digest of a chat message (a JSON object) without its null\n"
-             "members, without extra and without the members named." DOC_NOTE),
-    FASTCALL(messages_digest,
-             "messages_digest(doc, /)\n--\n\n"
-             "SHA-256 of the message_digest hex strings of the array's\n"
-             "messages, in order." DOC_NOTE),
-    FASTCALL(prefix_digests,
-             "prefix_digests(doc, /)\n--\n\n"
-             "A list of the messages_digest of each prefix of the array of\n"
-             "messages doc (element k: of the first k+1 messages), in linear\n"
-             "time." DOC_NOTE),
-    FASTCALL(canonical_arguments,
-             "canonical_arguments(text, /)\n--\n\n"
-             "canonical_json(text) when it succeeds, else text unchanged (a\n"
-             "tool call's arguments as models emit them)."),
-    FASTCALL(with_top_level,
-             "with_top_level(body, name, value, /)\n--\n\n"
-             "body with the value of every top-level member called name\n"
-             "(after decoding escapes, under simple case folding) replaced\n"
-             "by value, every other byte unchanged; None when body is not an\n"
-             "object or holds no such member (or name is None).  value is a\n"
-             "Python value: a str becomes a JSON string, a Fragment is\n"
-             "spliced as it is, None is null."),
-    FASTCALL(tool_schemas,
-             "tool_schemas(body, /, *path)\n--\n\n"
-             "For each element of body's top-level tools array, the exact\n"
-             "text found by following the member names of path (None for a\n"
-             "tool without one), as a list; None when body has no top-level\n"
-             "tools array."),
-    FASTCALL(encode_with_schemas,
-             "encode_with_schemas(body, texts, /)\n--\n\n"
-             "body in the wire rendering (data member messages) with its\n"
-             "tools spelled the way function-calling models have seen them,\n"
-             "each parameters written as the text in texts when it still\n"
-             "says the same.  texts is JSON text or a list of str/None, as\n"
-             "tool_schemas gives; None when the tools cannot be spelled."),
-    FASTCALL(wirejson_error,
-             "wirejson_error(doc, /)\n--\n\n"
-             "None when doc is valid input, else the error message (without\n"
-             "a function name)."),
-    FASTCALL(wirejson_error_position,
-             "wirejson_error_position(doc, /)\n--\n\n"
-             "None when doc is valid input, else the 0-based byte offset of\n"
-             "the error."),
-    FASTCALL(version, "version()\n--\n\nThe version of the wirejson library."),
-    {NULL, NULL, 0, NULL},
-};
 
 /* ------------------------------------------------------------ the module */
 
@@ -644,7 +532,7 @@ static int module_exec(PyObject *m)
     if (!st->conversation_type ||
         PyModule_AddType(m, st->conversation_type) < 0)
         return -1;
-    return 0;
+    return add_functions(m);
 }
 
 static int module_traverse(PyObject *m, visitproc visit, void *arg)
@@ -688,7 +576,7 @@ PyModuleDef wjpy_module_def = {
     "wirejson._wirejson",
     "The wirejson functions over the C library (see the wirejson package).",
     sizeof(wjpy_state),
-    functions,
+    NULL, /* the functions come from the table (add_functions) */
     module_slots,
     module_traverse,
     module_clear,
