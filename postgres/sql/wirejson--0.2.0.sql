@@ -194,6 +194,8 @@ CREATE FUNCTION wirejson_error_position(doc json) RETURNS integer
 CREATE FUNCTION wirejson_error_position(doc jsonb) RETURNS integer
     AS 'MODULE_PATHNAME', 'wirejson_error_position'
     LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- STABLE, as PostgreSQL's own version(): the library loaded may change
+-- (an upgrade) while the catalog does not.
 CREATE FUNCTION wirejson_version() RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_version'
     LANGUAGE C STABLE STRICT PARALLEL SAFE;
