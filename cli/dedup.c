@@ -519,7 +519,7 @@ typedef struct run {
     const char **files;
     size_t n_files;
     char *unique_dir, *counts_dir;
-    char name_fmt[32];
+    char name_fmt[48];
     table t;
     uint64_t nonblank, valid;
     err_rec errors[MAX_ERRORS];

@@ -112,10 +112,9 @@ static int parse_count(const char *s, size_t *out)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* Reads the command line into *o and runs what it says. */
+static int run(int argc, char **argv, cli_options *o)
 {
-    cli_options o = {.format = FORMAT_LINES, .null_text = "", .columns = 1,
-                     .progress = -1, .key = "data_digest"};
     const char *fname;
     int k, dedup, only_files = 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -141,20 +140,20 @@ int main(int argc, char **argv)
     }
     dedup = strcmp(fname, "dedup") == 0;
     if (!dedup) {
-        o.fn = wj_function_find(fname, strlen(fname));
-        if (!o.fn || !(o.fn->flags & WJ_FN_CLI) ||
-            (o.fn->flags & WJ_FN_AGGREGATE))
+        o->fn = wj_function_find(fname, strlen(fname));
+        if (!o->fn || !(o->fn->flags & WJ_FN_CLI) ||
+            (o->fn->flags & WJ_FN_AGGREGATE))
             return bad_usage("unknown function '%s'", fname);
     }
-    o.args = calloc((size_t)argc, sizeof *o.args);
-    o.files = calloc((size_t)argc, sizeof *o.files);
-    if (!o.args || !o.files)
+    o->args = calloc((size_t)argc, sizeof *o->args);
+    o->files = calloc((size_t)argc, sizeof *o->files);
+    if (!o->args || !o->files)
         return EXIT_USAGE;
     for (k = 2; k < argc; k++) {
         const char *a = argv[k], *value = NULL, *eq;
         size_t i, nlen;
         if (only_files || a[0] != '-' || strcmp(a, "-") == 0) {
-            o.files[o.n_files++] = a;
+            o->files[o->n_files++] = a;
             continue;
         }
         if (strcmp(a, "--") == 0) {
@@ -184,49 +183,59 @@ int main(int argc, char **argv)
         } else if (eq)
             return bad_usage("option '%s' takes no value", a);
         switch (options[i].id) {
-        case OPT_ARG: o.args[o.n_args++] = value; break;
+        case OPT_ARG: o->args[o->n_args++] = value; break;
         case OPT_FORMAT:
-            if (strcmp(value, "lines") == 0) o.format = FORMAT_LINES;
-            else if (strcmp(value, "tsv") == 0) o.format = FORMAT_TSV;
-            else if (strcmp(value, "rowbinary") == 0) o.format = FORMAT_ROWBINARY;
+            if (strcmp(value, "lines") == 0) o->format = FORMAT_LINES;
+            else if (strcmp(value, "tsv") == 0) o->format = FORMAT_TSV;
+            else if (strcmp(value, "rowbinary") == 0) o->format = FORMAT_ROWBINARY;
             else return bad_usage("unknown format '%s' (lines, tsv, rowbinary)", value);
             break;
-        case OPT_NULL: o.null_text = value; break;
+        case OPT_NULL: o->null_text = value; break;
         case OPT_ON_ERROR:
-            if (strcmp(value, "fail") == 0) o.on_error_null = 0;
-            else if (strcmp(value, "null") == 0) o.on_error_null = 1;
+            if (strcmp(value, "fail") == 0) o->on_error_null = 0;
+            else if (strcmp(value, "null") == 0) o->on_error_null = 1;
             else return bad_usage("--on-error takes fail or null, not '%s'", value);
             break;
-        case OPT_CHUNK_HEADER: o.chunk_header = 1; break;
+        case OPT_CHUNK_HEADER: o->chunk_header = 1; break;
         case OPT_COLUMNS:
-            if (parse_count(value, &o.columns))
+            if (parse_count(value, &o->columns))
                 return bad_usage("--columns takes a number from 1 to 4096, not '%s'", value);
             break;
         case OPT_JOBS:
             if (parse_count(value, &jobs))
                 return bad_usage("-j takes a number from 1 to 4096, not '%s'", value);
             break;
-        case OPT_PROGRESS: o.progress = 1; break;
-        case OPT_NO_PROGRESS: o.progress = 0; break;
-        case OPT_KEY: o.key = value; break;
-        case OPT_MEMBER: o.member = value; break;
-        case OPT_OUT: o.out = value; break;
+        case OPT_PROGRESS: o->progress = 1; break;
+        case OPT_NO_PROGRESS: o->progress = 0; break;
+        case OPT_KEY: o->key = value; break;
+        case OPT_MEMBER: o->member = value; break;
+        case OPT_OUT: o->out = value; break;
         case OPT_HELP: usage(stdout); return EXIT_OK;
         case OPT_VERSION: printf("wirejson %s\n", wj_version()); return EXIT_OK;
         }
     }
-    o.jobs = (unsigned)jobs;
+    o->jobs = (unsigned)jobs;
     if (dedup)
-        return cli_run_dedup(&o);
+        return cli_run_dedup(o);
     {
-        size_t fixed = wj_function_min_args(o.fn), max = wj_function_max_args(o.fn);
-        size_t from_record = o.fn->n_params == 0 ? 0
-                             : o.format == FORMAT_ROWBINARY ? o.columns
-                             : o.format == FORMAT_LINES ? 1 : 0;
-        if (o.format != FORMAT_TSV &&
-            (from_record + o.n_args < fixed || from_record + o.n_args > max))
+        size_t fixed = wj_function_min_args(o->fn), max = wj_function_max_args(o->fn);
+        size_t from_record = o->fn->n_params == 0 ? 0
+                             : o->format == FORMAT_ROWBINARY ? o->columns
+                             : o->format == FORMAT_LINES ? 1 : 0;
+        if (o->format != FORMAT_TSV &&
+            (from_record + o->n_args < fixed || from_record + o->n_args > max))
             return bad_usage("wrong number of arguments for '%s' (see --help)",
-                             o.fn->name);
+                             o->fn->name);
     }
-    return cli_run_function(&o);
+    return cli_run_function(o);
+}
+
+int main(int argc, char **argv)
+{
+    cli_options o = {.format = FORMAT_LINES, .null_text = "", .columns = 1,
+                     .progress = -1, .key = "data_digest"};
+    int rc = run(argc, argv, &o);
+    free(o.args);
+    free(o.files);
+    return rc;
 }
