@@ -45,37 +45,34 @@ static wj_code call_wire_json(const wj_arg *a, const wj_name *names,
     return rendered(rc, res, out, len);
 }
 
-static wj_code call_wire_json_sorted(const wj_arg *a, const wj_name *names,
-                                     size_t n_names, const wj_alloc *alloc,
-                                     wj_result *res, wj_error *err)
-{
-    char *out = NULL;
-    size_t len = 0;
-    wj_code rc = wj_wire_json_sorted(a[0].ptr, a[0].len, alloc, &out, &len,
-                                     err);
-    (void)names, (void)n_names;
-    return rendered(rc, res, out, len);
-}
+/* A rendering of the document alone, and a digest of it: the core calls
+ * that share one signature, each behind the table's. */
+#define DOCUMENT_RENDERING(call, core)                                        \
+    static wj_code call(const wj_arg *a, const wj_name *names,               \
+                        size_t n_names, const wj_alloc *alloc,               \
+                        wj_result *res, wj_error *err)                       \
+    {                                                                        \
+        char *out = NULL;                                                    \
+        size_t len = 0;                                                      \
+        wj_code rc = core(a[0].ptr, a[0].len, alloc, &out, &len, err);       \
+        (void)names, (void)n_names;                                          \
+        return rendered(rc, res, out, len);                                  \
+    }
+#define DOCUMENT_DIGEST(call, core)                                           \
+    static wj_code call(const wj_arg *a, const wj_name *names,               \
+                        size_t n_names, const wj_alloc *alloc,               \
+                        wj_result *res, wj_error *err)                       \
+    {                                                                        \
+        (void)names, (void)n_names;                                          \
+        return digested(core(a[0].ptr, a[0].len, alloc, res->digest, err),   \
+                        res);                                                \
+    }
 
-static wj_code call_canonical_json(const wj_arg *a, const wj_name *names,
-                                   size_t n_names, const wj_alloc *alloc,
-                                   wj_result *res, wj_error *err)
-{
-    char *out = NULL;
-    size_t len = 0;
-    wj_code rc = wj_canonical_json(a[0].ptr, a[0].len, alloc, &out, &len, err);
-    (void)names, (void)n_names;
-    return rendered(rc, res, out, len);
-}
-
-static wj_code call_data_digest(const wj_arg *a, const wj_name *names,
-                                size_t n_names, const wj_alloc *alloc,
-                                wj_result *res, wj_error *err)
-{
-    (void)names, (void)n_names;
-    return digested(
-        wj_data_digest(a[0].ptr, a[0].len, alloc, res->digest, err), res);
-}
+DOCUMENT_RENDERING(call_wire_json_sorted, wj_wire_json_sorted)
+DOCUMENT_RENDERING(call_canonical_json, wj_canonical_json)
+DOCUMENT_RENDERING(call_canonical_arguments, wj_canonical_arguments)
+DOCUMENT_DIGEST(call_data_digest, wj_data_digest)
+DOCUMENT_DIGEST(call_messages_digest, wj_messages_digest)
 
 static wj_code call_message_digest(const wj_arg *a, const wj_name *names,
                                    size_t n_names, const wj_alloc *alloc,
@@ -84,27 +81,6 @@ static wj_code call_message_digest(const wj_arg *a, const wj_name *names,
     return digested(wj_message_digest(a[0].ptr, a[0].len, names, n_names,
                                       alloc, res->digest, err),
                     res);
-}
-
-static wj_code call_messages_digest(const wj_arg *a, const wj_name *names,
-                                    size_t n_names, const wj_alloc *alloc,
-                                    wj_result *res, wj_error *err)
-{
-    (void)names, (void)n_names;
-    return digested(
-        wj_messages_digest(a[0].ptr, a[0].len, alloc, res->digest, err), res);
-}
-
-static wj_code call_canonical_arguments(const wj_arg *a, const wj_name *names,
-                                        size_t n_names, const wj_alloc *alloc,
-                                        wj_result *res, wj_error *err)
-{
-    char *out = NULL;
-    size_t len = 0;
-    wj_code rc = wj_canonical_arguments(a[0].ptr, a[0].len, alloc, &out, &len,
-                                        err);
-    (void)names, (void)n_names;
-    return rendered(rc, res, out, len);
 }
 
 static wj_code call_with_top_level(const wj_arg *a, const wj_name *names,
