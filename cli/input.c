@@ -50,11 +50,12 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress)
     return 0;
 }
 
-/* Reads more raw bytes after raw[raw_len]: > 0, 0 at the end, -1 error. */
-static long fill(cli_source *s, int *status)
+/* Reads up to cap bytes of the file into buf, counting them for the
+ * progress bar: > 0, 0 at the end, -1 error (reported). */
+static long read_file(cli_source *s, char *buf, size_t cap, int *status)
 {
     for (;;) {
-        ssize_t n = read(s->fd, s->raw + s->raw_len, s->raw_cap - s->raw_len);
+        ssize_t n = read(s->fd, buf, cap);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -64,9 +65,18 @@ static long fill(cli_source *s, int *status)
         }
         if (n > 0 && s->progress_bytes)
             __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
-        s->raw_len += (size_t)n;
         return (long)n;
     }
+}
+
+/* Reads more raw bytes after raw[raw_len]: > 0, 0 at the end, -1 error. */
+static long fill(cli_source *s, int *status)
+{
+    long n = read_file(s, (char *)s->raw + s->raw_len, s->raw_cap - s->raw_len,
+                       status);
+    if (n > 0)
+        s->raw_len += (size_t)n;
+    return n;
 }
 
 /* The first bytes: gzip or not. */
@@ -160,19 +170,7 @@ long cli_source_read(cli_source *s, char *buf, size_t cap, int *status)
     }
     if (cap > (1u << 30))
         cap = 1u << 30;
-    for (;;) {
-        ssize_t n = read(s->fd, buf, cap);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            cli_error("%s: %s", shown(s), strerror(errno));
-            *status = EXIT_USAGE;
-            return -1;
-        }
-        if (n > 0 && s->progress_bytes)
-            __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
-        return (long)n;
-    }
+    return read_file(s, buf, cap, status);
 }
 
 int cli_source_ready(cli_source *s)
