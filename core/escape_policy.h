@@ -3,7 +3,8 @@
  * escape_policy.h - the one statement of which bytes a string holds as
  * themselves and which escapes each rendering writes.  The parser's tables
  * (parse.c), the writers' kept sets and escapes (escape.c) are derived from
- * it; the SIMD compares test the same bytes ('"', '\\', below 0x20), and
+ * it; the SIMD compares test the same bytes ('"', '\\', below 0x20), the
+ * escape-letter nibble tables of string_skip.c are checked against it, and
  * tests/unit/test_simd.c checks every path against a rule of its own.
  *
  * Internal to libwirejson.

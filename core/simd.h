@@ -60,6 +60,11 @@ WJ_AVX2 static inline uint32_t wj_bytes_at_least(__m256i v, unsigned char least)
  */
 size_t wj_string_skip_avx2(const unsigned char *s, size_t i, size_t len,
                            uint8_t *flags);
+
+/* The escape-letter class string_skip.c's nibble tables give byte b: 0x0F
+ * bits for a short escape's letter, 0xF0 bits for one the wire rendering
+ * writes otherwise. */
+unsigned wj_escape_letter_class(unsigned char b);
 #endif
 
 #endif /* WJ_SIMD_H */

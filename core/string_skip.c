@@ -107,6 +107,14 @@ static const unsigned char escape_high_table[32] = {
     [0x12] = 0x01 | 0x10, [0x15] = 0x02, [0x16] = 0x04 | 0x40, [0x17] = 0x08,
 };
 
+/* The class the two tables give byte b (SIMPLE and REWRITTEN bits), as
+ * escape_letters computes it for 32 bytes: for the test that checks the
+ * tables against the one escape policy (escape_policy.h). */
+unsigned wj_escape_letter_class(unsigned char b)
+{
+    return escape_low_table[b & 0x0F] & escape_high_table[b >> 4];
+}
+
 /* Bit k set in *simple (*rewritten) when byte k of v is in the letter
  * class SIMPLE (REWRITTEN) of the tables above. */
 WJ_AVX2 static inline void escape_letters(__m256i v, uint32_t *simple,

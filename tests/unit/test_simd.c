@@ -17,6 +17,7 @@
  */
 #include "check.h"
 #include "escape_policy.h"
+#include "simd.h"
 #include "wj_internal.h"
 
 #include <stdint.h>
@@ -322,6 +323,29 @@ static void kept_sets_agree(void)
     CHECK_BYTES(canonical, nc, WJ_ESC_CANONICAL_KEPT);
 }
 
+#if WJ_HAVE_AVX2_PATH
+/* string_skip.c's nibble tables class each byte as the short-escape list
+ * says: a letter of it (SIMPLE), and one the wire rendering does not keep
+ * (REWRITTEN); no other byte. */
+static void nibble_tables_agree(void)
+{
+    unsigned b;
+    for (b = 0; b < 256; b++) {
+        int letter = 0, rewritten = 0;
+        unsigned cls = wj_escape_letter_class((unsigned char)b);
+#define FIND(code, l, kept)                                                    \
+    if ((unsigned char)(l) == b) {                                             \
+        letter = 1;                                                            \
+        rewritten = !((kept)&WJ_ESC_WIRE);                                     \
+    }
+        WJ_SHORT_ESCAPES(FIND)
+#undef FIND
+        CHECK(((cls & 0x0F) != 0) == letter);
+        CHECK(((cls & 0xF0) != 0) == rewritten);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     int best = best_path();
@@ -337,6 +361,9 @@ int main(int argc, char **argv)
         return check_report("test_simd --path");
     }
     kept_sets_agree();
+#if WJ_HAVE_AVX2_PATH
+    nibble_tables_agree();
+#endif
     for (p = 0; p < sizeof pieces / sizeof *pieces; p++)
         for (at = 0; at < 70; at++)
             boundaries(&pieces[p], at, best);
