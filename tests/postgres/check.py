@@ -233,9 +233,10 @@ def check_cancel(c, cur):
             th.join()
             build = marks["ready"] - (end - t)
         else:
-            # the timeout set to land in the loop: the building's time as
-            # measured above, and 3 s for its spread
-            timeout = build + 3
+            # the timeout set to land in the loop: twice the building's time
+            # as measured above and 3 s more, for its spread on a busy
+            # machine (the loop goes on until the timeout comes)
+            timeout = 2 * build + 3
             cur.execute(f"SET statement_timeout = '{int(timeout * 1000)}ms'")
             marks.clear()
             th = threading.Thread(target=watch,
