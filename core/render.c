@@ -47,7 +47,8 @@ typedef struct render {
     const wj_render_opts *opts;
     wj_buf *buf;
     wj_error *err;
-    frame *frames;
+    frame *frames;      /* first_frames until a deeper document needs more */
+    frame *first_frames;
     uint32_t depth;
     uint32_t cap_frames;
     uint32_t *scratch; /* member orders built here, LIFO */
@@ -381,6 +382,10 @@ static int put_scalar_array(render *r, uint32_t node)
     return 1;
 }
 
+/* The frames a rendering starts with, on the C stack: most documents nest
+ * no deeper, and so allocate none. */
+#define FIRST_FRAMES 16
+
 /* Room for one more frame; 0, or -1 when out of memory. */
 static int frame_room(render *r)
 {
@@ -388,11 +393,16 @@ static int frame_room(render *r)
     frame *p;
     if (r->depth < r->cap_frames)
         return 0;
-    p = wj_grow(r->doc->alloc, r->frames, (size_t)r->cap_frames * sizeof *p,
-                ((size_t)r->depth + 1) * sizeof *p, 32 * sizeof *p,
+    /* leaving the frames on the C stack: a first block, then a copy */
+    int first = r->frames == r->first_frames;
+    p = wj_grow(r->doc->alloc, first ? NULL : r->frames,
+                first ? 0 : (size_t)r->cap_frames * sizeof *p,
+                ((size_t)r->depth + 1) * sizeof *p, 4 * FIRST_FRAMES * sizeof *p,
                 (size_t)UINT32_MAX * sizeof *p, &bytes);
     if (!p)
         return -1;
+    if (first)
+        memcpy(p, r->frames, (size_t)r->depth * sizeof *p);
     r->frames = p;
     r->cap_frames = (uint32_t)(bytes / sizeof *p);
     return 0;
@@ -693,6 +703,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
                          wj_buf *buf, wj_error *err)
 {
     render r;
+    frame first_frames[FIRST_FRAMES];
     wj_code rc;
 
     /* The walk's cursor points into the buffer: it must have a block (no
@@ -706,8 +717,11 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
     r.err = err;
     r.hook = hook;
     r.hook_values = hook && hook->value;
+    r.frames = r.first_frames = first_frames;
+    r.cap_frames = FIRST_FRAMES;
     rc = walk(&r, node);
-    wj_free(doc->alloc, r.frames);
+    if (r.frames != first_frames)
+        wj_free(doc->alloc, r.frames);
     wj_free(doc->alloc, r.scratch);
     wj_free(doc->alloc, r.name);
     return rc;
