@@ -120,15 +120,21 @@ static wj_code call_encode_with_schemas(const wj_arg *a, const wj_name *names,
     return rendered(rc, res, out, len);
 }
 
-/* Validates the document: WJ_OK with *invalid set when it is not valid
- * input (its error in *found), the failure itself when the check could not
- * run (out of memory). */
-static wj_code validate(const wj_arg *a, const wj_alloc *alloc,
-                        wj_error *found, int *invalid)
+/* Looks for the document's input error, for the two functions that report
+ * it: WJ_OK with res->is_null set when there is none, else with the error in
+ * *found; the failure itself (in err) when the check could not run (out of
+ * memory). */
+static wj_code find_error(const wj_arg *a, const wj_alloc *alloc,
+                          wj_result *res, wj_error *found, wj_error *err)
 {
     wj_code rc = wj_validate(a[0].ptr, a[0].len, alloc, found);
-    *invalid = rc != WJ_OK;
-    return rc == WJ_OK || wj_error_is_input(rc) ? WJ_OK : rc;
+    if (rc != WJ_OK && !wj_error_is_input(rc)) {
+        if (err)
+            *err = *found;
+        return rc;
+    }
+    res->is_null = rc == WJ_OK;
+    return WJ_OK;
 }
 
 static wj_code call_wirejson_error(const wj_arg *a, const wj_name *names,
@@ -136,21 +142,12 @@ static wj_code call_wirejson_error(const wj_arg *a, const wj_name *names,
                                    wj_result *res, wj_error *err)
 {
     wj_error found = WJ_ERROR_INIT;
-    int invalid;
-    wj_code rc = validate(a, alloc, &found, &invalid);
+    wj_code rc = find_error(a, alloc, res, &found, err);
     (void)names, (void)n_names;
-    if (rc != WJ_OK) {
-        if (err)
-            *err = found;
+    if (rc != WJ_OK || res->is_null)
         return rc;
-    }
-    res->is_null = !invalid;
-    if (invalid) {
-        res->text = wj_error_message(&found, NULL, alloc, &res->len);
-        if (!res->text)
-            return wj_fail_nomem(err);
-    }
-    return WJ_OK;
+    res->text = wj_error_message(&found, NULL, alloc, &res->len);
+    return res->text ? WJ_OK : wj_fail_nomem(err);
 }
 
 static wj_code call_wirejson_error_position(const wj_arg *a,
@@ -160,17 +157,11 @@ static wj_code call_wirejson_error_position(const wj_arg *a,
                                             wj_result *res, wj_error *err)
 {
     wj_error found = WJ_ERROR_INIT;
-    int invalid;
-    wj_code rc = validate(a, alloc, &found, &invalid);
+    wj_code rc = find_error(a, alloc, res, &found, err);
     (void)names, (void)n_names;
-    if (rc != WJ_OK) {
-        if (err)
-            *err = found;
-        return rc;
-    }
-    res->is_null = !invalid;
-    res->integer = invalid ? (int64_t)found.offset : 0;
-    return WJ_OK;
+    if (rc == WJ_OK && !res->is_null)
+        res->integer = (int64_t)found.offset;
+    return rc;
 }
 
 static wj_code call_version(const wj_arg *a, const wj_name *names,

@@ -230,6 +230,7 @@ static void man_list(buf *b, unsigned flag)
 
 static void jq_module(buf *b)
 {
+    buf listed = {NULL, 0, 0}; /* "name/arity" of each form, for builtins */
     size_t k;
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
@@ -239,36 +240,23 @@ static void jq_module(buf *b)
         jq_arities(fn, &lo, &hi);
         for (text = 0; text <= !!(fn->flags & WJ_FN_JQ_TEXT); text++)
             for (a = lo; a <= hi; a++) {
+                const char *suffix = text ? "_text" : "";
                 int i;
                 put(b, "def ");
-                jq_form(b, fn, text ? "_text" : "", a);
-                put(b, ": [$__wirejson_call, \"%s%s\", .", fn->name,
-                    text ? "_text" : "");
+                jq_form(b, fn, suffix, a);
+                put(b, ": [$__wirejson_call, \"%s%s\", .", fn->name, suffix);
                 for (i = 0; i < a; i++)
                     put(b, ", $%s", jq_arg_name(fn, (size_t)i + 1));
                 put(b, "] | debug | input;\n");
+                put(&listed, "%s\"%s%s/%d\"", listed.len ? ", " : "",
+                    fn->name, suffix, a);
             }
     }
     /* jq's `builtins` lists these too: they are builtins to a program */
     put(b, "def __wirejson_builtins: builtins; "
-           "def builtins: __wirejson_builtins + [");
-    {
-        int first = 1;
-        for (k = 0; k < n_table; k++) {
-            const wj_function *fn = &table[k];
-            int lo, hi, a, text;
-            if (!(fn->flags & WJ_FN_JQ))
-                continue;
-            jq_arities(fn, &lo, &hi);
-            for (text = 0; text <= !!(fn->flags & WJ_FN_JQ_TEXT); text++)
-                for (a = lo; a <= hi; a++) {
-                    put(b, "%s\"%s%s/%d\"", first ? "" : ", ", fn->name,
-                        text ? "_text" : "", a);
-                    first = 0;
-                }
-        }
-    }
-    put(b, "];\n");
+           "def builtins: __wirejson_builtins + [%s];\n",
+        listed.len ? listed.p : "");
+    free(listed.p);
 }
 
 /* Python: how the stub names a parameter, and its type. */

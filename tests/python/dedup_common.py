@@ -205,6 +205,12 @@ class Cluster:
         with Client(self.address, timeout=60) as c:
             c.wait_for_workers(n, timeout=120)
 
+    def task_prefixes(self):
+        from distributed import Client
+        with Client(self.address, timeout=60) as c:
+            return c.run_on_scheduler(
+                lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
+
     def worker_pids(self):
         from distributed import Client
         with Client(self.address, timeout=60) as c:

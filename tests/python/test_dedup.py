@@ -37,6 +37,7 @@ import time
 
 import wirejson
 import wirejson.sqlite
+from dedup_common import Cluster
 
 PY = sys.executable
 FAILURES = []
@@ -297,58 +298,6 @@ def dedup(cwd, args, env_extra=None, timeout=600):
     check(b"Completed" not in out + err, "a progress bar was drawn on a pipe")
 
 
-class Cluster:
-    """A scheduler and two worker processes on 127.0.0.1, each in its own
-    process group, stopped (the groups killed) when the test ends."""
-
-    def __init__(self, folder):
-        self.procs = []
-        self.folder = folder
-        sfile = os.path.join(folder, "scheduler.json")
-        common = dict(env=os.environ.copy(), stdout=subprocess.DEVNULL,
-                      stderr=open(os.path.join(folder, "cluster.log"), "wb"),
-                      start_new_session=True, cwd="/")
-        self.procs.append(subprocess.Popen(
-            [PY, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-             "--port", "0", "--no-dashboard", "--scheduler-file", sfile],
-            **common))
-        deadline = time.monotonic() + 60
-        while not os.path.exists(sfile) or not os.path.getsize(sfile):
-            if time.monotonic() > deadline or self.procs[0].poll() is not None:
-                raise RuntimeError("the scheduler did not start")
-            time.sleep(0.1)
-        time.sleep(0.2)
-        with open(sfile) as f:
-            self.address = json.load(f)["address"]
-        for _ in range(2):
-            self.procs.append(subprocess.Popen(
-                [PY, "-m", "distributed.cli.dask_worker", self.address,
-                 "--nthreads", "1", "--no-dashboard", "--local-directory",
-                 folder], **common))
-        from distributed import Client
-        with Client(self.address, timeout=60) as c:
-            c.wait_for_workers(2, timeout=60)
-
-    def task_prefixes(self):
-        from distributed import Client
-        with Client(self.address, timeout=60) as c:
-            return c.run_on_scheduler(
-                lambda dask_scheduler: sorted(dask_scheduler.task_prefixes))
-
-    def stop(self):
-        for p in self.procs:
-            try:
-                os.killpg(p.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-        for p in self.procs:
-            try:
-                p.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.wait()
-
-
 def progress_on_terminal(cwd, names):
     """Runs the job with stderr on a pseudo-terminal; returns its output."""
     master, slave = pty.openpty()
@@ -398,7 +347,7 @@ def main():
 
         cluster = None
         try:
-            cluster = Cluster(tmp)
+            cluster = Cluster(tmp, 2)
             print("cluster: scheduler %s, 2 worker processes" % cluster.address)
             dedup(data, ["--scheduler", cluster.address, "--out", "../ws"] +
                   names, {"WIREJSON_DEDUP_PARTITION_BYTES": "32771"})
