@@ -113,6 +113,13 @@ size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
                                 int *bad);
 
 /*
+ * lines and tsv: the end of the last complete record in p[0..n) whose line
+ * break is at or after from (the bytes before from hold none), or 0.  The
+ * threads split a block so cut with cli_record_end_*.
+ */
+size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from);
+
+/*
  * The fields of the complete record p[0..n) (as cli_record_end gave it) in
  * fields (room for max); tsv unescapes in place.  The number of fields, or
  * (size_t)-1 for more than max.
@@ -140,13 +147,15 @@ typedef struct cli_block {
     size_t n_rec, ends_cap;
     const char *file;
     size_t file_index;
-    uint64_t first_line; /* the first record's line or row number */
+    uint64_t first_line; /* the first record's line or row number, known
+                            when the block is written */
     cli_buf out;
     int done;
     /* the first failed record: its index (SIZE_MAX: none) and message */
     size_t fail_at;
     char *fail_msg;
     uint64_t n_failed;
+    int no_memory; /* its records could not be listed */
 } cli_block;
 
 /* What a run does with its blocks, instead of calling the options' function:

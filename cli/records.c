@@ -9,6 +9,7 @@
  * \N is NULL).  rowbinary: ClickHouse's RowBinary, K Strings a row, each a
  * LEB128 length and its bytes.  Nothing here reads past the bytes given.
  */
+#define _GNU_SOURCE /* memrchr */
 #include <string.h>
 
 #include "cli.h"
@@ -37,6 +38,25 @@ size_t cli_record_end_tsv(const char *p, size_t n)
             return at + 1;
         from = at + 1; /* an escaped line break: part of the field */
     }
+}
+
+size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from)
+{
+    while (from < n) {
+        const char *nl = memrchr(p + from, '\n', n - from);
+        size_t at, k;
+        if (!nl)
+            return 0;
+        at = (size_t)(nl - p);
+        if (f == FORMAT_LINES)
+            return at + 1;
+        for (k = at; k > 0 && p[k - 1] == '\\'; k--)
+            ;
+        if ((at - k) % 2 == 0)
+            return at + 1;
+        n = at; /* an escaped line break: look before it */
+    }
+    return 0;
 }
 
 /* A LEB128 number at p[0..n): bytes used, 0 when cut short, -1 when bad. */

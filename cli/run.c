@@ -18,7 +18,7 @@
 
 #include "cli.h"
 
-#define BLOCK_BYTES (1024 * 1024)
+#define BLOCK_BYTES (256 * 1024)
 #define READ_BYTES (256 * 1024)
 #define MAX_FIELDS 256
 
@@ -33,6 +33,13 @@ typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     int nullable;
+    /* lines and tsv (no chunk headers): the reader only cuts blocks at a
+     * record's end, the threads split them into records */
+    int split_by_workers;
+    /* numbering at write time: the file of the last block written and the
+     * line its next block starts at */
+    size_t line_file;
+    uint64_t next_line;
     const cli_block_hooks *hooks; /* NULL: the function of the options */
     /* --on-error fail: a block failed; the blocks taken after it (all later
      * in input order, since blocks are taken in order) are not worked on,
@@ -151,6 +158,41 @@ static void work_block(pool *p, block *b)
     work_function(p, b);
 }
 
+static int add_end(block *b, size_t end)
+{
+    if (b->n_rec == b->ends_cap) {
+        size_t c = b->ends_cap ? b->ends_cap * 2 : 4096;
+        size_t *n = realloc(b->ends, c * sizeof *n);
+        if (!n)
+            return -1;
+        b->ends = n;
+        b->ends_cap = c;
+    }
+    b->ends[b->n_rec++] = end;
+    return 0;
+}
+
+/* Lists the records of a block the reader cut at a record's end: the last
+ * may lack its line break only at the end of the file. */
+static int split_block(cli_format f, block *b)
+{
+    size_t at = 0;
+    b->n_rec = 0;
+    while (at < b->in_len) {
+        size_t len = f == FORMAT_LINES
+                         ? cli_record_end_lines(b->in + at, b->in_len - at)
+                         : cli_record_end_tsv(b->in + at, b->in_len - at);
+        if (len == 0)
+            len = b->in_len - at;
+        if (add_end(b, at + len)) {
+            b->no_memory = 1;
+            return -1;
+        }
+        at += len;
+    }
+    return 0;
+}
+
 static void *worker(void *arg)
 {
     pool *p = arg;
@@ -169,7 +211,8 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
-        work_block(p, b);
+        if (!p->split_by_workers || split_block(p->o->format, b) == 0)
+            work_block(p, b);
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
             p->stop = 1;
@@ -189,6 +232,16 @@ static int write_block(pool *p, uint64_t seq)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
     p->written = seq + 1;
+    if (b->no_memory) {
+        cli_error("out of memory");
+        return EXIT_USAGE;
+    }
+    if (b->file_index != p->line_file) {
+        p->line_file = b->file_index;
+        p->next_line = 1;
+    }
+    b->first_line = p->next_line;
+    p->next_line += b->n_rec;
     if (p->hooks)
         return p->hooks->consume(p->hooks->ctx, b);
     if (b->out.len && cli_write_all(1, b->out.ptr, b->out.len)) {
@@ -255,6 +308,7 @@ static int take_slot(pool *p, block **out)
     free(b->fail_msg);
     b->fail_msg = NULL;
     b->n_failed = 0;
+    b->no_memory = 0;
     *out = b;
     return 0;
 }
@@ -267,33 +321,46 @@ static void submit(pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
-static int grow(char **buf, size_t *cap, size_t need)
+/* Room for need bytes in b->in. */
+static int reserve(block *b, size_t need)
 {
-    size_t c = *cap ? *cap : BLOCK_BYTES + READ_BYTES;
+    size_t c = b->in_cap ? b->in_cap : BLOCK_BYTES + READ_BYTES;
     char *n;
-    if (need <= *cap)
+    if (need <= b->in_cap)
         return 0;
     while (c < need)
         c *= 2;
-    n = realloc(*buf, c);
+    n = realloc(b->in, c);
     if (!n)
         return -1;
-    *buf = n;
-    *cap = c;
+    b->in = n;
+    b->in_cap = c;
     return 0;
 }
 
-static int add_end(block *b, size_t end)
+/* Submits *b's records (before parsed) and takes the next block, which
+ * starts with the partial record after them; 0 or the exit status. */
+static int pass_on(pool *p, block **b, size_t parsed)
 {
-    if (b->n_rec == b->ends_cap) {
-        size_t c = b->ends_cap ? b->ends_cap * 2 : 4096;
-        size_t *n = realloc(b->ends, c * sizeof *n);
-        if (!n)
-            return -1;
-        b->ends = n;
-        b->ends_cap = c;
+    char *tail = (*b)->in + parsed;
+    size_t tail_len = (*b)->in_len - parsed;
+    const char *file = (*b)->file;
+    size_t index = (*b)->file_index;
+    block *nb;
+    int st;
+    (*b)->in_len = parsed;
+    submit(p);
+    if ((st = take_slot(p, &nb)))
+        return st;
+    if (reserve(nb, tail_len + READ_BYTES)) {
+        cli_error("out of memory");
+        return EXIT_USAGE;
     }
-    b->ends[b->n_rec++] = end;
+    memcpy(nb->in, tail, tail_len);
+    nb->in_len = tail_len;
+    nb->file = file;
+    nb->file_index = index;
+    *b = nb;
     return 0;
 }
 
@@ -317,48 +384,19 @@ static int run_file(pool *p, const char *name, size_t index,
         goto out;
     b->file = shown;
     b->file_index = index;
-    b->first_line = *line_no;
     while (!at_end) {
         long n;
         if (!cli_source_ready(&src)) {
             /* The input pauses: finish and write what was read. */
-            if (b->n_rec) {
-                size_t tail = b->in_len - parsed;
-                block *nb;
-                char *keep = NULL;
-                if (tail && !(keep = malloc(tail))) {
-                    st = EXIT_USAGE;
-                    cli_error("out of memory");
+            if (parsed) {
+                if ((st = pass_on(p, &b, parsed)))
                     goto out;
-                }
-                if (tail)
-                    memcpy(keep, b->in + parsed, tail);
-                b->in_len = parsed;
-                submit(p);
-                if ((st = take_slot(p, &nb))) {
-                    free(keep);
-                    goto out;
-                }
-                b = nb;
-                b->file = shown;
-                b->file_index = index;
-                b->first_line = *line_no;
-                if (grow(&b->in, &b->in_cap, tail + READ_BYTES)) {
-                    free(keep);
-                    st = EXIT_USAGE;
-                    cli_error("out of memory");
-                    goto out;
-                }
-                if (tail)
-                    memcpy(b->in, keep, tail);
-                free(keep);
-                b->in_len = tail;
                 parsed = 0;
             }
             if ((st = write_all_blocks(p)))
                 goto out;
         }
-        if (grow(&b->in, &b->in_cap, b->in_len + READ_BYTES)) {
+        if (reserve(b, b->in_len + READ_BYTES)) {
             st = EXIT_USAGE;
             cli_error("out of memory");
             goto out;
@@ -370,11 +408,19 @@ static int run_file(pool *p, const char *name, size_t index,
         if (n == 0)
             at_end = 1;
         b->in_len += (size_t)n;
+        if (p->split_by_workers) {
+            /* Cut after the last record's end: the threads split. */
+            size_t end = at_end ? b->in_len
+                                : cli_records_end(o->format, b->in, b->in_len,
+                                                  b->in_len - (size_t)n);
+            if (end)
+                parsed = end;
+        }
         /* Split what was read into records. */
         for (;;) {
             size_t len, avail = b->in_len - parsed;
             int bad = 0;
-            if (avail == 0)
+            if (avail == 0 || p->split_by_workers)
                 break;
             if (o->format == FORMAT_LINES) {
                 len = cli_record_end_lines(b->in + parsed + no_end,
@@ -448,25 +494,10 @@ static int run_file(pool *p, const char *name, size_t index,
             parsed += len;
             ++*line_no;
         }
-        if (parsed >= BLOCK_BYTES || (at_end && b->n_rec)) {
-            size_t tail = b->in_len - parsed;
-            block *nb;
-            b->in_len = parsed;
-            submit(p);
-            if ((st = take_slot(p, &nb)))
+        if (parsed >= BLOCK_BYTES || (at_end && parsed)) {
+            if ((st = pass_on(p, &b, parsed)))
                 goto out;
-            if (grow(&nb->in, &nb->in_cap, tail + READ_BYTES)) {
-                st = EXIT_USAGE;
-                cli_error("out of memory");
-                goto out;
-            }
-            memcpy(nb->in, b->in + parsed, tail);
-            nb->in_len = tail;
             parsed = 0;
-            b = nb;
-            b->file = shown;
-            b->file_index = index;
-            b->first_line = *line_no;
             if ((st = write_ready(p)))
                 goto out;
         }
@@ -500,6 +531,8 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.hooks = hooks;
     p.nullable = !hooks && (o->on_error_null ||
                             (o->fn->flags & WJ_FN_MAY_BE_NULL));
+    p.split_by_workers = o->format != FORMAT_ROWBINARY && !o->chunk_header;
+    p.line_file = SIZE_MAX;
     p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
     threads = calloc(o->jobs, sizeof *threads);
