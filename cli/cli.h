@@ -180,4 +180,9 @@ typedef struct cli_progress cli_progress;
 cli_progress *cli_progress_start(uint64_t total, const uint64_t *done);
 void cli_progress_stop(cli_progress *p);
 
+/* A message on stderr takes the bar's line: hold erases the bar and keeps
+ * it from being drawn until release (main thread). */
+void cli_progress_hold(void);
+void cli_progress_release(void);
+
 #endif

@@ -17,6 +17,10 @@ struct cli_progress {
     const uint64_t *done;
 };
 
+/* The bar being drawn (one at a time, started and stopped by the main
+ * thread), so that a message can take its line. */
+static cli_progress *active;
+
 static void draw(const cli_progress *p)
 {
     uint64_t done = __atomic_load_n(p->done, __ATOMIC_RELAXED);
@@ -70,6 +74,7 @@ cli_progress *cli_progress_start(uint64_t total, const uint64_t *done)
         free(p);
         return NULL;
     }
+    active = p;
     return p;
 }
 
@@ -82,8 +87,23 @@ void cli_progress_stop(cli_progress *p)
     pthread_cond_signal(&p->cv);
     pthread_mutex_unlock(&p->mu);
     pthread_join(p->thread, NULL);
+    active = NULL;
     draw(p);
     fputc('\n', stderr);
     fflush(stderr);
     free(p);
+}
+
+void cli_progress_hold(void)
+{
+    if (!active)
+        return;
+    pthread_mutex_lock(&active->mu);
+    fputs("\r\033[K", stderr);
+}
+
+void cli_progress_release(void)
+{
+    if (active)
+        pthread_mutex_unlock(&active->mu);
 }

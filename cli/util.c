@@ -48,12 +48,14 @@ void cli_buf_free(cli_buf *b)
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
+    cli_progress_hold();
     fputs("wirejson: ", stderr);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
     fflush(stderr);
+    cli_progress_release();
 }
 
 int cli_write_all(int fd, const void *p, size_t n)

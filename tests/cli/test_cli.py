@@ -10,10 +10,15 @@ usage: test_cli.py build/wirejson build/wirejson.so tests/sql/cases.txt
    answers and messages must be the extension's for the same arguments.
 2. -j 1 and -j 2 give the same bytes; the streaming rule; files, gzip and the
    error rules of the command line.
+3. Records that straddle the blocks the threads work on (tsv's escaped line
+   breaks among them) and the line numbers of errors far into a file.
+4. The progress bar: drawn on a terminal (a pty), never in a pipe, and out
+   of the way of messages.
 """
 
 import gzip
 import os
+import pty
 import select
 import sqlite3
 import subprocess
@@ -400,11 +405,111 @@ def check_files_and_errors():
         fail("--version")
 
 
+def check_block_edges():
+    """Several MB of records, so every block boundary falls somewhere."""
+    conn = ext_conn()
+    lines = [b'{"i":%d,"s":"%s"}' % (i, b"x" * (i * 7919 % 3000))
+             for i in range(1, 20001)]
+    bad = 15678
+    lines[bad - 1] = b'{"i":'
+    data = b"\n".join(lines) + b"\n"
+    for j in ("1", "2"):
+        rc, out, err = run(["data_digest", "-j", j], data)
+        n_ok = out.count(b"\n")
+        if rc != 1 or n_ok != bad - 1 or f"-:{bad}: data_digest: " not in err:
+            fail(f"block edges -j {j}: rc {rc}, {n_ok} results, {err!r}")
+        rc, out, err = run(["data_digest", "-j", j, "--on-error", "null"], data)
+        got = out.split(b"\n")
+        if rc != 0 or len(got) != len(lines) + 1 or got[bad - 1] != b"" \
+                or f"-:{bad}: " not in err:
+            fail(f"block edges --on-error null -j {j}: rc {rc} {err!r}")
+        for i in (0, bad - 2, bad, len(lines) - 1):
+            _, want = expected(conn, "data_digest", [lines[i]])
+            if got[i] != want:
+                fail(f"block edges -j {j}: line {i + 1}: {got[i]!r} vs {want!r}")
+    # tsv: a backslash before a line break escapes it (the break is in the
+    # field); escaped backslashes elsewhere are not taken for one
+    rows = [b'{"i":%d,\\\n"s":"%s\\\\\\\\"}' % (i, b"y" * (i * 104729 % 2000))
+            for i in range(1, 20001)]
+    data = b"\n".join(rows) + b"\n"
+    for j in ("1", "2"):
+        rc, out, err = run(["canonical_json", "--format", "tsv", "-j", j], data)
+        got = out.split(b"\n")
+        if rc != 0 or len(got) != len(rows) + 1:
+            fail(f"tsv block edges -j {j}: rc {rc}, {len(got) - 1} results, {err!r}")
+            continue
+        for i in (0, 1, 9999, 19999):
+            field = unescape_tsv(rows[i])
+            _, want = expected(conn, "canonical_json", [field])
+            if unescape_tsv(got[i]) != want:
+                fail(f"tsv block edges -j {j}: row {i + 1}: {got[i][:60]!r}")
+
+
+def on_terminal(args, data):
+    """Runs the command line with stderr on a pty (stdin and stdout pipes):
+    its exit status, stdout and what the terminal showed."""
+    master, slave = pty.openpty()
+    p = subprocess.Popen([CLI] + args, stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out, _ = p.communicate(data, timeout=120)
+    shown = b""
+    while True:
+        r, _, _ = select.select([master], [], [], 0.5)
+        if not r:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(master)
+    return p.returncode, out, shown.decode("utf-8", "replace")
+
+
+def check_progress():
+    d = tempfile.mkdtemp()
+    f = os.path.join(d, "p.jsonl")
+    body = b'{"messages":[{"role":"user","content":"hi"}]}\n' * 50000
+    open(f, "wb").write(body)
+    size_mb = "%.1f" % (len(body) / 1e6)
+    rc, out, shown = on_terminal(["data_digest", f], b"")
+    _, plain, _ = run(["data_digest", f])
+    if rc != 0 or out != plain:
+        fail(f"progress: the results change on a terminal (rc {rc})")
+    if "100.0%" not in shown or f"of {size_mb} MB" not in shown:
+        fail(f"progress: no bar on a terminal: {shown[-200:]!r}")
+    # standard input: the size is not known, the bytes read are shown
+    rc, out, shown = on_terminal(["data_digest"], body)
+    if rc != 0 or out != plain or f"{size_mb} MB read" not in shown:
+        fail(f"progress on stdin: rc {rc} {shown[-200:]!r}")
+    # in a pipe: nothing but messages
+    p = subprocess.run([CLI, "data_digest", f], capture_output=True, timeout=120)
+    if p.returncode != 0 or p.stderr != b"":
+        fail(f"progress in a pipe: {p.stderr[:200]!r}")
+    # a message takes the bar's line: it starts a line of its own
+    open(f, "ab").write(b"{oops\n")
+    rc, out, shown = on_terminal(["data_digest", f], b"")
+    if rc != 1 or not any(line.split("\x1b[K")[-1].startswith(f"wirejson: {f}:50001: ")
+                          for line in shown.replace("\r", "\n").split("\n")):
+        fail(f"progress: the message is not on a line of its own: {shown[-300:]!r}")
+    rc, out, shown = on_terminal(["dedup", "--out", os.path.join(d, "o"), f], b"")
+    if rc != 0 or "100.0%" not in shown or b"1 invalid" not in out:
+        fail(f"progress: dedup on a terminal: rc {rc} {shown[-300:]!r}")
+    rc, out, shown = on_terminal(["data_digest", "--no-progress", "--on-error", "null", f], b"")
+    if "%" in shown or "MB" in shown:
+        fail(f"--no-progress on a terminal: {shown[-200:]!r}")
+
+
 def main():
     check_cases()
     check_threads()
     check_streaming()
     check_files_and_errors()
+    check_block_edges()
+    check_progress()
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
 
