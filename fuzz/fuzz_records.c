@@ -11,7 +11,9 @@
  * never another end; a lines record holds its one \n at its end only; the
  * fields of a record, written back with the writer of the same format
  * (tsv's escaping, rowbinary's String or Nullable(String)) and read again,
- * are the same fields; tsv's \N is NULL both ways.  Nothing is read past
+ * are the same fields; tsv's \N is NULL both ways.  lines and tsv: the
+ * last record end after any byte (cli_records_end, where the reader cuts
+ * blocks) is the one the record-by-record walk finds.  Nothing is read past
  * the bytes given (AddressSanitizer).
  */
 #include <stdint.h>
@@ -96,6 +98,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     columns = 1 + (data[0] >> 2) % 4;
     p = (const char *)data + 1;
     size--;
+    {
+        size_t from = size ? data[size] % (size + 1) : 0, last = 0;
+        while (at < size) { /* the walk again, keeping the last end */
+            int bad;
+            size_t len = record_end(f, p + at, size - at, columns, &bad);
+            if (bad || len == 0)
+                break;
+            at += len;
+            if (at > from)
+                last = at;
+        }
+        if (f != FORMAT_ROWBINARY && cli_records_end(f, p, size, from) != last)
+            abort();
+        at = 0;
+    }
     while (at < size) {
         int bad;
         size_t len = record_end(f, p + at, size - at, columns, &bad), k;
