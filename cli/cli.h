@@ -156,7 +156,17 @@ typedef struct cli_block {
     char *fail_msg;
     uint64_t n_failed;
     int no_memory; /* its records could not be listed */
+    /* lines and tsv: the reader only cut the block after a record's end;
+     * cli_block_record lists its records as the work reaches them */
+    int unsplit;
+    cli_format format;
 } cli_block;
+
+/* Record r of b (taken in order, from 0): b->in[*start..*end), its
+ * separator included; 0 when b has no record r.  A block the reader only cut
+ * is split here, one record at a time as the work reaches it, so each
+ * record's bytes are read while they are in cache. */
+int cli_block_record(cli_block *b, size_t r, size_t *start, size_t *end);
 
 /* What a run does with its blocks, instead of calling the options' function:
  * work on any thread (results into b->out), consume on the main thread in

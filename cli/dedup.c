@@ -364,14 +364,13 @@ static void work(void *ctx, cli_block *b)
 {
     const job *j = ctx;
     cli_buf t1 = {0}, t2 = {0}, t3 = {0};
-    size_t r, start = 0;
+    size_t r, start, end;
     b->out.len = 0;
-    for (r = 0; r < b->n_rec; r++) {
-        size_t end = b->ends[r], len = end - start;
+    for (r = 0; cli_block_record(b, r, &start, &end); r++) {
+        size_t len = end - start;
         const char *line = b->in + start;
         unsigned char key[33];
         char *msg;
-        start = end;
         if (len && line[len - 1] == '\n')
             len--;
         if (blank(line, len)) {

@@ -72,12 +72,12 @@ static void work_function(pool *p, block *b)
     const wj_function *fn = o->fn;
     cli_field fields[MAX_FIELDS];
     wj_arg args[MAX_FIELDS + 64];
-    size_t r, start = 0, n_fixed = fn->n_params ? MAX_FIELDS : 0;
+    size_t r, start, end, n_fixed = fn->n_params ? MAX_FIELDS : 0;
     char num[32];
 
     b->out.len = 0;
-    for (r = 0; r < b->n_rec; r++) {
-        size_t end = b->ends[r], nf = 0, na = 0, k;
+    for (r = 0; cli_block_record(b, r, &start, &end); r++) {
+        size_t nf = 0, na = 0, k;
         wj_result res;
         wj_error err;
         wj_code rc;
@@ -88,7 +88,6 @@ static void work_function(pool *p, block *b)
         if (n_fixed)
             nf = cli_record_fields(o->format, b->in + start, end - start,
                                    o->columns, fields, MAX_FIELDS);
-        start = end;
         if (nf == (size_t)-1) {
             size_t ml = strlen(fn->name) + 40;
             msg = malloc(ml);
@@ -172,25 +171,29 @@ static int add_end(block *b, size_t end)
     return 0;
 }
 
-/* Lists the records of a block the reader cut at a record's end: the last
- * may lack its line break only at the end of the file. */
-static int split_block(cli_format f, block *b)
+int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
 {
-    size_t at = 0;
-    b->n_rec = 0;
-    while (at < b->in_len) {
-        size_t len = f == FORMAT_LINES
-                         ? cli_record_end_lines(b->in + at, b->in_len - at)
-                         : cli_record_end_tsv(b->in + at, b->in_len - at);
-        if (len == 0)
+    if (r == b->n_rec && b->unsplit) {
+        size_t at = r ? b->ends[r - 1] : 0, len;
+        if (at == b->in_len) {
+            b->unsplit = 0;
+            return 0;
+        }
+        len = b->format == FORMAT_LINES
+                  ? cli_record_end_lines(b->in + at, b->in_len - at)
+                  : cli_record_end_tsv(b->in + at, b->in_len - at);
+        if (len == 0) /* the end of the file, without a line break */
             len = b->in_len - at;
         if (add_end(b, at + len)) {
             b->no_memory = 1;
-            return -1;
+            return 0;
         }
-        at += len;
     }
-    return 0;
+    if (r >= b->n_rec)
+        return 0;
+    *start = r ? b->ends[r - 1] : 0;
+    *end = b->ends[r];
+    return 1;
 }
 
 static void *worker(void *arg)
@@ -211,8 +214,7 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
-        if (!p->split_by_workers || split_block(p->o->format, b) == 0)
-            work_block(p, b);
+        work_block(p, b);
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
             p->stop = 1;
@@ -303,6 +305,8 @@ static int take_slot(pool *p, block **out)
             return st;
     b = slot(p, p->submitted);
     b->in_len = b->n_rec = 0;
+    b->unsplit = p->split_by_workers;
+    b->format = p->o->format;
     b->done = 0;
     b->fail_at = SIZE_MAX;
     free(b->fail_msg);
