@@ -50,6 +50,9 @@ the input spread over four tasks a worker, between 1 MiB and 64 MiB).
 """
 
 import argparse
+import contextlib
+import functools
+import gc
 import glob
 import gzip
 import heapq
@@ -194,6 +197,30 @@ class _LineError(Exception):
     """A line that does not key, with the message to report."""
 
 
+def _task(fn):
+    """A task body run with the cyclic garbage collector paused: a task
+    allocates an object or two a key and makes no cycles, and in a worker
+    process, whose heap holds the scheduler's bookkeeping, a collection
+    triggered by those allocations walks all of it (it took a third of a
+    reduce task's time)."""
+    @functools.wraps(fn)
+    def run(*args):
+        with _no_gc():
+            return fn(*args)
+    return run
+
+
+@contextlib.contextmanager
+def _no_gc():
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 # A map task's spill record: key (32 bytes), count, first local line, and
 # where that line's bytes are in the partition's candidates file.
 SPILL = struct.Struct("<32sQQQQ")
@@ -218,6 +245,7 @@ def _publish(path, write):
         raise
 
 
+@_task
 def map_partition(part, key, member, nbuckets, work):
     """Keys every line of a partition, once.  Writes into work spill-<i>
     (a SPILL record per key, grouped by hash bucket: the key, its count,
@@ -227,7 +255,8 @@ def map_partition(part, key, member, nbuckets, work):
     each key with its newline).  Returns the counts, the first MAX_ERRORS
     errors as (local line, message), the byte bounds of each bucket in
     spill-<i> and the input's size and modification time as read.  Local
-    lines count from 1."""
+    lines count from 1; each bucket's records are in the order of their
+    lines, which reduce_bucket relies on."""
     i, shown, gz = part[0], part[6], part[5]
     # data_digest of the whole line is keyed in C, a block at a time; any
     # other key takes each line's bytes through _key_function.
@@ -322,27 +351,33 @@ def _records(path, start, end, record, chunk=4096):
             yield from record.iter_unpack(data)
 
 
+@_task
 def reduce_bucket(h, work, ranges):
     """Merges bucket h over the partitions' spills, given in partition
     order as (partition, start, end) in spill-<partition>: a key's first
     occurrence is in its earliest partition.  Writes win-<h>: a WIN record
     per key, ordered by (partition, local line).  Returns {partition: number
     of keys first seen there}."""
+    # A partition's records in a bucket are in the order of its lines
+    # (map_partition's), so the winners come out in (partition, line)
+    # order as they are met: no sort.
     total = {}
+    get = total.get
+    wins = []
+    per = {}
     for i, start, end in ranges:
+        before = len(wins)
         for k, count, line, off, length in _records(
                 os.path.join(work, "spill-%d" % i), start, end, SPILL):
-            entry = total.get(k)
+            entry = get(k)
             if entry is None:
-                total[k] = [i, line, count, off, length]
+                total[k] = entry = [i, line, k, count, off, length]
+                wins.append(entry)
             else:
-                entry[2] += count
-    wins = sorted((i, line, k, count, off, length)
-                  for k, (i, line, count, off, length) in total.items())
+                entry[3] += count
+        if len(wins) > before:
+            per[i] = len(wins) - before
     del total
-    per = {}
-    for w in wins:
-        per[w[0]] = per.get(w[0], 0) + 1
     pack = WIN.pack
     _publish(os.path.join(work, "win-%d" % h),
              lambda f: f.write(b"".join(pack(*w) for w in wins)))
@@ -352,8 +387,8 @@ def reduce_bucket(h, work, ranges):
 class _Copier:
     """Writes byte ranges of source files into the file out (opened for
     writing, unbuffered): long runs are copied by the kernel
-    (copy_file_range, from the page cache), short ones gathered in a buffer
-    and written together."""
+    (copy_file_range, from the page cache), short ones cut from a window
+    of the source read ahead and gathered in a buffer written together."""
 
     LONG = 1 << 16
     BUFFER = 1 << 20
@@ -363,6 +398,7 @@ class _Copier:
         self.pending = []
         self.size = 0
         self.kernel = hasattr(os, "copy_file_range")
+        self.window = (None, 0, b"")
 
     def flush(self):
         data = b"".join(self.pending)
@@ -380,12 +416,18 @@ class _Copier:
 
     def copy(self, fd, start, n):
         if n < self.LONG or not self.kernel:
-            while n:
-                data = os.pread(fd, min(n, self.BUFFER), start)
-                if not data:
+            # Short runs come in file order: read a window ahead, so a
+            # system call serves many of them.
+            w_fd, w_start, window = self.window
+            if fd != w_fd or start < w_start or \
+                    start + n > w_start + len(window):
+                window = os.pread(fd, max(n, self.BUFFER), start)
+                w_start = start
+                self.window = (fd, w_start, window)
+                if len(window) < n:
                     raise EOFError
-                self.add(data)
-                start, n = start + len(data), n - len(data)
+            at = start - w_start
+            self.add(window[at:at + n])
             return
         self.flush()
         while n:
@@ -393,12 +435,17 @@ class _Copier:
                 done = os.copy_file_range(fd, self.out, n, start)
             except OSError:  # a file system that cannot: copy by hand
                 self.kernel = False
-                return self.copy(fd, start, n)
+                while n:
+                    take = min(n, self.BUFFER)
+                    self.copy(fd, start, take)
+                    start, n = start + take, n - take
+                return
             if not done:
                 raise EOFError
             start, n = start + done, n - done
 
 
+@_task
 def write_file(fi, shown, source, bases, ranges, work, out, part_name):
     """Writes unique/ and counts/ part fi from the winners of every bucket
     (ranges: (bucket, start, end) in win-<bucket>, the file's partitions
