@@ -29,12 +29,14 @@ data_digest or by messages_digest of its "messages", and writes into DIR:
 How it runs: plain files are cut into byte ranges at line boundaries, a gzip
 file is one partition read as a stream; no file is ever held whole, by the
 client or a worker.  The input is read and keyed once, and the workers
-write the output: a map task per partition writes the partition's first
-line of each key (its candidates) and a spill of (key, count, first line,
-offset) records by hash bucket; a reduce task per bucket merges the spills
-in partition order (first occurrence = the earliest partition, then the
-earliest line) and writes the winners; a write task per input file
-assembles unique/ and counts/ part from the winners and the candidates.
+write the output: a map task per partition keys its lines a block at a
+time (wirejson's key_lines, in C) and writes a spill of (key, count,
+first line, where that line is) records by hash bucket; a reduce task per
+bucket merges the spills in partition order (first occurrence = the
+earliest partition, then the earliest line) and writes the winners; a
+write task per input file assembles unique/ and counts/ part from the
+winners, copying each winner's bytes again from the input (in the page
+cache by then; for gzip, from the candidates file its map task wrote).
 The client sends plans and gathers per-partition counts and the first
 errors, never lines.  Everything is built in a staging folder beside DIR
 and moved in by renames at the end, so DIR is either the new output or as
@@ -46,7 +48,8 @@ files and the staging folder by the client's absolute paths (on a cluster
 of many machines: the same install and shared storage).
 
 WIREJSON_DEDUP_PARTITION_BYTES sets the size of the byte ranges (default:
-the input spread over four tasks a worker, between 1 MiB and 64 MiB).
+the input spread over one task a worker thread, an eighth more so files
+of about the same size stay whole, between 1 MiB and 64 MiB).
 """
 
 import argparse
@@ -387,8 +390,8 @@ def reduce_bucket(h, work, ranges):
 class _Copier:
     """Writes byte ranges of source files into the file out (opened for
     writing, unbuffered): long runs are copied by the kernel
-    (copy_file_range, from the page cache), short ones cut from a window
-    of the source read ahead and gathered in a buffer written together."""
+    (copy_file_range, from the page cache), short ones read (pread) and
+    gathered in a buffer written together."""
 
     LONG = 1 << 16
     BUFFER = 1 << 20
@@ -398,7 +401,6 @@ class _Copier:
         self.pending = []
         self.size = 0
         self.kernel = hasattr(os, "copy_file_range")
-        self.window = (None, 0, b"")
 
     def flush(self):
         data = b"".join(self.pending)
@@ -416,18 +418,12 @@ class _Copier:
 
     def copy(self, fd, start, n):
         if n < self.LONG or not self.kernel:
-            # Short runs come in file order: read a window ahead, so a
-            # system call serves many of them.
-            w_fd, w_start, window = self.window
-            if fd != w_fd or start < w_start or \
-                    start + n > w_start + len(window):
-                window = os.pread(fd, max(n, self.BUFFER), start)
-                w_start = start
-                self.window = (fd, w_start, window)
-                if len(window) < n:
+            while n:
+                data = os.pread(fd, min(n, self.BUFFER), start)
+                if not data:
                     raise EOFError
-            at = start - w_start
-            self.add(window[at:at + n])
+                self.add(data)
+                start, n = start + len(data), n - len(data)
             return
         self.flush()
         while n:
@@ -435,11 +431,7 @@ class _Copier:
                 done = os.copy_file_range(fd, self.out, n, start)
             except OSError:  # a file system that cannot: copy by hand
                 self.kernel = False
-                while n:
-                    take = min(n, self.BUFFER)
-                    self.copy(fd, start, take)
-                    start, n = start + take, n - take
-                return
+                return self.copy(fd, start, n)
             if not done:
                 raise EOFError
             start, n = start + done, n - done
