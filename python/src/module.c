@@ -509,6 +509,10 @@ static int add_functions(PyObject *m)
 
 /* ------------------------------------------------------------ the module */
 
+/* The dedup job's line reader (lines.c), outside the table: it is not a
+ * function of the SQL surface. */
+static PyMethodDef key_lines_defs[2];
+
 static int module_exec(PyObject *m)
 {
     wjpy_state *st = wjpy_state_of_module(m);
@@ -519,6 +523,7 @@ static int module_exec(PyObject *m)
     memset(deep, '[', sizeof deep);
     wj_validate(deep, sizeof deep, &wjpy_alloc, &err);
     st->depth_msg = err.msg;
+    key_lines_defs[0] = wjpy_key_lines_def;
 
     st->error = wjpy_error_type_new();
     if (!st->error || PyModule_AddObjectRef(m, "Error", st->error) < 0)
@@ -531,6 +536,8 @@ static int module_exec(PyObject *m)
         m, &wjpy_conversation_spec, NULL);
     if (!st->conversation_type ||
         PyModule_AddType(m, st->conversation_type) < 0)
+        return -1;
+    if (PyModule_AddFunctions(m, &key_lines_defs[0]) < 0)
         return -1;
     return add_functions(m);
 }

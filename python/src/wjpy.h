@@ -9,6 +9,7 @@
  *   walker.c        Python values -> wj_writer calls; the Fragment type
  *   errors.c        wirejson.Error, and core errors raised as it
  *   conversation.c  the Conversation type (wj_conversation)
+ *   lines.c         key_lines, the dedup job's reading of JSON Lines
  *   module.c        the functions, their table, the module
  */
 #ifndef WIREJSON_WJPY_H
@@ -185,5 +186,10 @@ PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format,
 /* -------------------------------------------------------- conversation.c */
 
 extern PyType_Spec wjpy_conversation_spec;
+
+/* --------------------------------------------------------------- lines.c */
+
+/* _wirejson.key_lines, added to the module by module.c. */
+extern PyMethodDef wjpy_key_lines_def;
 
 #endif /* WIREJSON_WJPY_H */

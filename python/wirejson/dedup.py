@@ -29,12 +29,14 @@ data_digest or by messages_digest of its "messages", and writes into DIR:
 How it runs: plain files are cut into byte ranges at line boundaries, a gzip
 file is one partition read as a stream; no file is ever held whole, by the
 client or a worker.  The input is read and keyed once, and the workers
-write the output: a map task per partition writes the partition's first
-line of each key (its candidates) and a spill of (key, count, first line,
-offset) records by hash bucket; a reduce task per bucket merges the spills
-in partition order (first occurrence = the earliest partition, then the
-earliest line) and writes the winners; a write task per input file
-assembles unique/ and counts/ part from the winners and the candidates.
+write the output: a map task per partition keys its lines a block at a
+time (wirejson's key_lines, in C) and writes a spill of (key, count,
+first line, where that line is) records by hash bucket; a reduce task per
+bucket merges the spills in partition order (first occurrence = the
+earliest partition, then the earliest line) and writes the winners; a
+write task per input file assembles unique/ and counts/ part from the
+winners, copying each winner's bytes again from the input (in the page
+cache by then; for gzip, from the candidates file its map task wrote).
 The client sends plans and gathers per-partition counts and the first
 errors, never lines.  Everything is built in a staging folder beside DIR
 and moved in by renames at the end, so DIR is either the new output or as
@@ -46,16 +48,19 @@ files and the staging folder by the client's absolute paths (on a cluster
 of many machines: the same install and shared storage).
 
 WIREJSON_DEDUP_PARTITION_BYTES sets the size of the byte ranges (default:
-the input spread over four tasks a worker, between 1 MiB and 64 MiB).
+the input spread over one task a worker thread, an eighth more so files
+of about the same size stay whole, between 1 MiB and 64 MiB).
 """
 
 import argparse
+import contextlib
+import functools
+import gc
 import glob
 import gzip
 import heapq
 import json
 import logging
-import mmap
 import os
 import shutil
 import struct
@@ -66,39 +71,79 @@ import uuid
 import zlib
 
 import wirejson
+from wirejson._wirejson import key_lines
 
 PARTITION_ENV = "WIREJSON_DEDUP_PARTITION_BYTES"
 MIN_PARTITION = 1 << 20
 MAX_PARTITION = 64 << 20
 MAX_ERRORS = 100
 KEYS = ("data_digest", "messages_digest")
-# A blank line holds nothing but JSON's whitespace.
-BLANK = b" \t\r\n"
 
 
 # ------------------------------------------------------------------ tasks
 # These run on the workers; every argument and result is plain data.
 
-def _read_lines(part):
-    """The physical lines that start in the partition, with their
-    terminators, in order."""
+BLOCK = 4 << 20
+
+
+def _lines(part, stat, digest):
+    """The physical lines that start in the partition, a block at a time:
+    (items, spans, buffer, base) from wirejson's key_lines (one item a line:
+    None when blank, else its data_digest as 32 bytes or its error message,
+    or with digest false its bytes; spans: each line's start in buffer and
+    length), base the offset of buffer in the file (in the decompressed
+    stream for gzip).  stat(f) is called on the open file."""
     _, _, path, start, end, gz = part[:6]
-    if gz:
-        with gzip.open(path, "rb") as f:
-            yield from f
-        return
-    with open(path, "rb") as f:
+    f = gzip.open(path, "rb") if gz else open(path, "rb")
+    with f:
+        stat(f)
         pos = 0
         if start > 0:
             # The line holding byte start-1 belongs to the partition before.
             f.seek(start - 1)
             pos = start - 1 + len(f.readline())
-        while pos < end:
-            line = f.readline()
-            if not line:
+        buf = bytearray(BLOCK)
+        view = memoryview(buf)
+        kept = 0  # the bytes at the front of buf: a line not yet whole
+        read = pos
+        while True:
+            if len(buf) - kept < BLOCK // 2:  # a line longer than half a block
+                view.release()
+                buf.extend(bytes(max(BLOCK, kept)))
+                view = memoryview(buf)
+            if gz:
+                got = f.readinto(view[kept:])
+                final = not got
+            elif read < end:
+                got = f.readinto(view[kept:kept + min(len(buf) - kept,
+                                                      end - read)])
+                final = not got
+            else:  # the rest of the line that crosses end
+                tail = f.readline() if kept else b""
+                got = len(tail)
+                if kept + got > len(buf):
+                    view.release()
+                    buf.extend(bytes(got))
+                    view = memoryview(buf)
+                view[kept:kept + got] = tail
+                final = True
+            read += got
+            filled = kept + got
+            block = view[:filled]
+            base = read - filled
+            at = 0
+            while True:
+                nxt, items, spans = key_lines(block, at, final, digest)
+                if items:
+                    yield items, spans, block, base
+                if nxt == at or nxt >= filled:
+                    break
+                at = nxt
+            block.release()
+            if final:
                 return
-            pos += len(line)
-            yield line
+            kept = filled - nxt
+            view[:kept] = view[nxt:filled]
 
 
 def _quoted(name):
@@ -155,6 +200,30 @@ class _LineError(Exception):
     """A line that does not key, with the message to report."""
 
 
+def _task(fn):
+    """A task body run with the cyclic garbage collector paused: a task
+    allocates an object or two a key and makes no cycles, and in a worker
+    process, whose heap holds the scheduler's bookkeeping, a collection
+    triggered by those allocations walks all of it (it took a third of a
+    reduce task's time)."""
+    @functools.wraps(fn)
+    def run(*args):
+        with _no_gc():
+            return fn(*args)
+    return run
+
+
+@contextlib.contextmanager
+def _no_gc():
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 # A map task's spill record: key (32 bytes), count, first local line, and
 # where that line's bytes are in the partition's candidates file.
 SPILL = struct.Struct("<32sQQQQ")
@@ -179,51 +248,74 @@ def _publish(path, write):
         raise
 
 
-def _bucket(k, nbuckets):
-    return int.from_bytes(k[:4], "big") % nbuckets
-
-
+@_task
 def map_partition(part, key, member, nbuckets, work):
-    """Keys every line of a partition, once.  Writes into work
-    cand-<i> (the first line in the partition of each key, without its
-    newline, in line order) and spill-<i> (a SPILL record per key, grouped
-    by hash bucket).  Returns the counts, the first MAX_ERRORS errors as
-    (local line, message) and the byte bounds of each bucket in spill-<i>.
-    Local lines count from 1."""
-    i, shown = part[0], part[6]
-    keyed = _key_function(key, member)
+    """Keys every line of a partition, once.  Writes into work spill-<i>
+    (a SPILL record per key, grouped by hash bucket: the key, its count,
+    its first line in the partition, and where that line's bytes are: in
+    the input file for a plain file, read again by the write stage from
+    the page cache; for gzip, in cand-<i>, the partition's first line of
+    each key with its newline).  Returns the counts, the first MAX_ERRORS
+    errors as (local line, message), the byte bounds of each bucket in
+    spill-<i> and the input's size and modification time as read.  Local
+    lines count from 1; each bucket's records are in the order of their
+    lines, which reduce_bucket relies on."""
+    i, shown, gz = part[0], part[6], part[5]
+    # data_digest of the whole line is keyed in C, a block at a time; any
+    # other key takes each line's bytes through _key_function.
+    fast = key == "data_digest" and member is None
+    keyed = None if fast else _key_function(key, member)
+    fromhex = bytes.fromhex
     seen = {}
     errors = []
-    lines = nonblank = valid = 0
-    cand_path = os.path.join(work, "cand-%d" % i)
+    counts = [0, 0, 0]  # lines, non-blank, valid
+    stamp = []
 
-    def candidates(out):
-        nonlocal lines, nonblank, valid
-        offset = 0
-        write = out.write
-        for raw in _read_lines(part):
-            lines += 1
-            if not raw.strip(BLANK):
-                continue
-            nonblank += 1
-            line = raw[:-1] if raw.endswith(b"\n") else raw
-            try:
-                k = keyed(line)
-            except (wirejson.Error, _LineError) as e:
-                if len(errors) < MAX_ERRORS:
-                    errors.append((lines, str(e)))
-                continue
-            valid += 1
-            entry = seen.get(k)
-            if entry is None:
-                seen[k] = [1, lines, offset, len(line)]
-                write(line)
-                offset += len(line)
-            else:
-                entry[0] += 1
+    def stat(f):
+        st = os.fstat(f.fileno())
+        stamp[:] = [st.st_size, st.st_mtime_ns]
+
+    def scan(write):
+        get = seen.get
+        lines = nonblank = valid = offset = 0
+        for items, spans, buf, base in _lines(part, stat, fast):
+            sp = memoryview(spans).cast("Q")
+            for j, k in enumerate(items):
+                if k is None:
+                    continue
+                nonblank += 1
+                if k.__class__ is str:
+                    if len(errors) < MAX_ERRORS:
+                        errors.append((lines + j + 1, k))
+                    continue
+                if keyed is not None:
+                    try:
+                        k = fromhex(keyed(k))
+                    except (wirejson.Error, _LineError) as e:
+                        if len(errors) < MAX_ERRORS:
+                            errors.append((lines + j + 1, str(e)))
+                        continue
+                valid += 1
+                entry = get(k)
+                if entry is None:
+                    at, n = sp[2 * j], sp[2 * j + 1]
+                    if write is None:
+                        seen[k] = [1, lines + j + 1, base + at, n]
+                    else:
+                        seen[k] = [1, lines + j + 1, offset, n]
+                        write(bytes(buf[at:at + n]) + b"\n")
+                        offset += n + 1
+                else:
+                    entry[0] += 1
+            lines += len(items)
+        counts[:] = [lines, nonblank, valid]
 
     try:
-        _publish(cand_path, candidates)
+        if gz:
+            _publish(os.path.join(work, "cand-%d" % i),
+                     lambda out: scan(out.write))
+        else:
+            scan(None)
     except EOFError:
         raise RuntimeError("%s: the gzip stream ends early" % shown) from None
     except (gzip.BadGzipFile, zlib.error) as e:
@@ -233,19 +325,18 @@ def map_partition(part, key, member, nbuckets, work):
         raise RuntimeError("cannot read %s: %s"
                            % (shown, e.strerror or e)) from None
     buckets = [[] for _ in range(nbuckets)]
-    fromhex = bytes.fromhex
     pack = SPILL.pack
     for k, (count, line, off, length) in seen.items():
-        kb = fromhex(k)
-        buckets[_bucket(kb, nbuckets)].append(pack(kb, count, line, off,
-                                                    length))
+        buckets[(k[0] << 8 | k[1]) % nbuckets].append(
+            pack(k, count, line, off, length))
+    del seen
     bounds = [0]
     for b in buckets:
         bounds.append(bounds[-1] + len(b) * SPILL.size)
     _publish(os.path.join(work, "spill-%d" % i),
              lambda f: [f.write(b"".join(b)) for b in buckets])
-    return {"lines": lines, "nonblank": nonblank, "valid": valid,
-            "errors": errors, "bounds": bounds}
+    return {"lines": counts[0], "nonblank": counts[1], "valid": counts[2],
+            "errors": errors, "bounds": bounds, "stamp": stamp}
 
 
 def _records(path, start, end, record, chunk=4096):
@@ -263,39 +354,99 @@ def _records(path, start, end, record, chunk=4096):
             yield from record.iter_unpack(data)
 
 
+@_task
 def reduce_bucket(h, work, ranges):
     """Merges bucket h over the partitions' spills, given in partition
     order as (partition, start, end) in spill-<partition>: a key's first
     occurrence is in its earliest partition.  Writes win-<h>: a WIN record
     per key, ordered by (partition, local line).  Returns {partition: number
     of keys first seen there}."""
+    # A partition's records in a bucket are in the order of its lines
+    # (map_partition's), so the winners come out in (partition, line)
+    # order as they are met: no sort.
     total = {}
+    get = total.get
+    wins = []
+    per = {}
     for i, start, end in ranges:
+        before = len(wins)
         for k, count, line, off, length in _records(
                 os.path.join(work, "spill-%d" % i), start, end, SPILL):
-            entry = total.get(k)
+            entry = get(k)
             if entry is None:
-                total[k] = [i, line, count, off, length]
+                total[k] = entry = [i, line, k, count, off, length]
+                wins.append(entry)
             else:
-                entry[2] += count
-    wins = sorted((i, line, k, count, off, length)
-                  for k, (i, line, count, off, length) in total.items())
+                entry[3] += count
+        if len(wins) > before:
+            per[i] = len(wins) - before
     del total
-    per = {}
-    for w in wins:
-        per[w[0]] = per.get(w[0], 0) + 1
     pack = WIN.pack
     _publish(os.path.join(work, "win-%d" % h),
              lambda f: f.write(b"".join(pack(*w) for w in wins)))
     return per
 
 
-def write_file(fi, shown, bases, ranges, work, out, part_name):
+class _Copier:
+    """Writes byte ranges of source files into the file out (opened for
+    writing, unbuffered): long runs are copied by the kernel
+    (copy_file_range, from the page cache), short ones read (pread) and
+    gathered in a buffer written together."""
+
+    LONG = 1 << 16
+    BUFFER = 1 << 20
+
+    def __init__(self, out):
+        self.out = out
+        self.pending = []
+        self.size = 0
+        self.kernel = hasattr(os, "copy_file_range")
+
+    def flush(self):
+        data = b"".join(self.pending)
+        self.pending.clear()
+        self.size = 0
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.out, view):]
+
+    def add(self, data):
+        self.pending.append(data)
+        self.size += len(data)
+        if self.size >= self.BUFFER:
+            self.flush()
+
+    def copy(self, fd, start, n):
+        if n < self.LONG or not self.kernel:
+            while n:
+                data = os.pread(fd, min(n, self.BUFFER), start)
+                if not data:
+                    raise EOFError
+                self.add(data)
+                start, n = start + len(data), n - len(data)
+            return
+        self.flush()
+        while n:
+            try:
+                done = os.copy_file_range(fd, self.out, n, start)
+            except OSError:  # a file system that cannot: copy by hand
+                self.kernel = False
+                return self.copy(fd, start, n)
+            if not done:
+                raise EOFError
+            start, n = start + done, n - done
+
+
+@_task
+def write_file(fi, shown, source, bases, ranges, work, out, part_name):
     """Writes unique/ and counts/ part fi from the winners of every bucket
     (ranges: (bucket, start, end) in win-<bucket>, the file's partitions
-    only) and the partitions' candidates, without reading the input again.
-    bases maps each partition of the file to the file's lines before it.
-    Returns the number of keys written."""
+    only).  A winner's bytes are read again from the input file (source:
+    its absolute path and the (size, modification time) its map tasks
+    read; the input is then in the page cache), or for gzip from the
+    partitions' cand-<i>; runs of winners that follow one another in the
+    file are copied in one piece.  bases maps each partition of the file
+    to the file's lines before it.  Returns the number of keys written."""
     streams = [_records(os.path.join(work, "win-%d" % h), s, e, WIN)
                for h, s, e in ranges]
     paths = [os.path.join(out, sub, part_name % fi)
@@ -303,35 +454,72 @@ def write_file(fi, shown, bases, ranges, work, out, part_name):
     attempt = uuid.uuid4().hex
     tmps = ["%s.tmp-%s" % (path, attempt) for path in paths]
     written = 0
-    cand = {}
+    fds = {}  # None: the input file; i: cand-<i>; each with its size
+    path, stamp = source
     # The counts line as json.dumps writes it, the file name spelled once.
     head, tail = _counts_line("\0", 0, shown, 0).split(b'"\\u0000", "count": 0')
     head += b'"%s", "count": %d'
     tail = tail[:-len(b"0}}\n")]  # then the line number, "}}" and "\n"
+    unique = None
     try:
-        with open(tmps[0], "wb") as unique, open(tmps[1], "wb") as counts:
-            uwrite, cwrite = unique.write, counts.write
+        if path is not None:
+            try:
+                fd = os.open(path, os.O_RDONLY)
+                fds[None] = (fd, os.fstat(fd).st_size)
+                st = os.fstat(fd)
+            except OSError as e:
+                raise RuntimeError("cannot read %s: %s"
+                                   % (shown, e.strerror or e)) from None
+            if [st.st_size, st.st_mtime_ns] != stamp:
+                raise RuntimeError("%s changed while the job read it" % shown)
+        unique = os.open(tmps[0], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        out_u = _Copier(unique)
+        with open(tmps[1], "wb") as counts:
+            counts_lines = []
+            cline = counts_lines.append
+            run, run_start, run_end = None, 0, 0
             for i, line, k, count, off, length in heapq.merge(*streams):
-                m = cand.get(i)
-                if m is None:
-                    with open(os.path.join(work, "cand-%d" % i), "rb") as f:
-                        size = os.fstat(f.fileno()).st_size
-                        m = cand[i] = mmap.mmap(f.fileno(), 0,
-                                                access=mmap.ACCESS_READ) \
-                            if size else b""
-                if off + length > len(m):
-                    raise RuntimeError("cand-%d is shorter than its job wrote "
-                                       "it" % i)
-                uwrite(m[off:off + length] + b"\n")
-                cwrite(head % (k.hex().encode(), count) + tail +
-                       b"%d}}\n" % (bases[i] + line))
+                key = None if path is not None else i
+                src = fds.get(key)
+                if src is None:
+                    fd = os.open(os.path.join(work, "cand-%d" % i), os.O_RDONLY)
+                    src = fds[key] = (fd, os.fstat(fd).st_size)
+                stop = off + length + 1  # the line and its newline
+                if stop > src[1] + (path is not None):
+                    raise RuntimeError("%s is shorter than its job read it"
+                                       % shown)
+                if src is run and off == run_end:
+                    run_end = stop
+                else:
+                    if run is not None:
+                        out_u.copy(run[0], run_start, run_end - run_start)
+                    run, run_start, run_end = src, off, stop
+                if stop > src[1]:  # the input's last line, no newline
+                    out_u.copy(run[0], run_start, run_end - 1 - run_start)
+                    out_u.add(b"\n")
+                    run = None
+                cline(head % (k.hex().encode(), count) + tail +
+                      b"%d}}\n" % (bases[i] + line))
                 written += 1
-        for tmp, path in zip(tmps, paths):
-            os.replace(tmp, path)
+                if len(counts_lines) >= 4096:
+                    counts.write(b"".join(counts_lines))
+                    counts_lines.clear()
+            if run is not None:
+                out_u.copy(run[0], run_start, run_end - run_start)
+            out_u.flush()
+            counts.write(b"".join(counts_lines))
+        os.close(unique)
+        unique = None
+        for tmp, final in zip(tmps, paths):
+            os.replace(tmp, final)
+    except EOFError:
+        raise RuntimeError("%s is shorter than its job read it"
+                           % shown) from None
     finally:
-        for m in cand.values():
-            if isinstance(m, mmap.mmap):
-                m.close()
+        if unique is not None:
+            os.close(unique)
+        for fd, _ in fds.values():
+            os.close(fd)
         for tmp in tmps:
             try:
                 os.unlink(tmp)
@@ -451,20 +639,20 @@ def plan(inputs, nworkers):
             raise ValueError("%s must be a positive number of bytes"
                              % PARTITION_ENV)
     else:
+        # One partition a worker thread, an eighth more so that files of
+        # about the same size are not cut into slivers.
         size = min(MAX_PARTITION, max(MIN_PARTITION,
-                                      -(-plain // (4 * max(nworkers, 1)))))
+                                      -(-plain * 9 // (8 * max(nworkers, 1)))))
     parts = []
     for fi, (shown, path, gz, n) in enumerate(inputs):
         if gz:
             parts.append((len(parts), fi, path, 0, n, True, shown))
             continue
-        start = 0
-        while True:
-            end = min(n, start + size)
-            parts.append((len(parts), fi, path, start, end, False, shown))
-            start = end
-            if start >= n:
-                break
+        # The file in equal pieces of at most size bytes.
+        pieces = max(1, -(-n // size))
+        for k in range(pieces):
+            parts.append((len(parts), fi, path, n * k // pieces,
+                          n * (k + 1) // pieces, False, shown))
     return parts
 
 
@@ -590,10 +778,18 @@ def run(client, inputs, key, member, out, stage=None):
                             (h, offset, offset + count * WIN.size))
                     offset += count * WIN.size
             by_file = [{} for _ in range(nfiles)]
-            for p in parts:
+            sources = [(None, None)] * nfiles
+            for p, m in zip(parts, meta):
                 by_file[p[1]][p[0]] = bases[p[0]]
+                if not p[5]:
+                    if sources[p[1]][0] is not None and \
+                            sources[p[1]][1] != m["stamp"]:
+                        raise RuntimeError("%s changed while the job read it"
+                                           % p[6])
+                    sources[p[1]] = (p[2], m["stamp"])
             written = stage_of({client.submit(
-                write_file, fi, inputs[fi][0], by_file[fi], file_ranges[fi],
+                write_file, fi, inputs[fi][0], sources[fi], by_file[fi],
+                file_ranges[fi],
                 work, new, names,
                 key="wirejson-write-%s-%d" % (token, fi)): fi
                 for fi in range(nfiles)})

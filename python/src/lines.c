@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lines.c - wirejson._wirejson.key_lines, the one home of how the dedup job
+ * (python/wirejson/dedup.py) reads JSON Lines: a block of bytes is split at
+ * \n only (a \r before it stays in the line, where JSON reads it as
+ * whitespace), a line of nothing but spaces, tabs and \r is blank, and each
+ * other line is keyed by the core's wj_data_digest, a block at a time with
+ * the GIL released, so the job spends no Python per byte:
+ *
+ *   >>> from wirejson._wirejson import key_lines
+ *   >>> end, items, spans = key_lines(b'{"a":1}\n \n[\n{"b"', 0, False, True)
+ *   >>> end, [type(x).__name__ for x in items]
+ *   (12, ['bytes', 'NoneType', 'str'])
+ *
+ * The lines after the last \n are left for the next block unless final.
+ * items has one element per line: None for a blank line, the 32 bytes of
+ * the digest, or the error message (str) as wirejson.Error would spell it;
+ * with digest false, the line's bytes instead of a digest.  spans holds two
+ * native uint64 a line, its start in the buffer and its length without the
+ * \n.  No JSON is read here: the core keys each line.
+ */
+#include "wjpy.h"
+
+#include <stdint.h>
+#include <string.h>
+
+/* At most this many lines a call, so a block of tiny lines holds bounded
+ * memory; the caller calls again from the end it is given. */
+#define MAX_LINES 65536
+
+/* The function whose messages key errors carry. */
+#define FUNC "data_digest"
+
+enum { LINE_BLANK, LINE_KEYED, LINE_ERROR, LINE_TEXT };
+
+typedef struct line_rec {
+    uint64_t start, len;
+    unsigned char kind;
+    unsigned char key[32];
+    wj_code rc;
+    wj_error err;
+} line_rec;
+
+static int is_blank(const unsigned char *p, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (p[k] != ' ' && p[k] != '\t' && p[k] != '\r')
+            return 0;
+    return 1;
+}
+
+static int hex_value(char c)
+{
+    return c <= '9' ? c - '0' : c - 'a' + 10;
+}
+
+/* Splits and keys the lines of p[at..size) (see the file's comment);
+ * returns how many, *end the offset after the last one taken. */
+static size_t scan(const unsigned char *p, size_t size, size_t at, int final,
+                   int digest, line_rec *recs, size_t *end)
+{
+    size_t n = 0, k;
+
+    while (n < MAX_LINES && at < size) {
+        const unsigned char *nl = memchr(p + at, '\n', size - at);
+        size_t len = nl ? (size_t)(nl - (p + at)) : size - at;
+        line_rec *r = &recs[n];
+        char hex[WJ_DIGEST_HEX_SIZE];
+
+        if (!nl && !final)
+            break;
+        r->start = at;
+        r->len = len;
+        if (is_blank(p + at, len)) {
+            r->kind = LINE_BLANK;
+        } else if (!digest) {
+            r->kind = LINE_TEXT;
+        } else {
+            wj_error init = WJ_ERROR_INIT;
+            r->err = init;
+            r->rc = wj_data_digest((const char *)p + at, len, &wjpy_alloc, hex,
+                                   &r->err);
+            if (r->rc == WJ_OK) {
+                r->kind = LINE_KEYED;
+                for (k = 0; k < 32; k++)
+                    r->key[k] = (unsigned char)(hex_value(hex[2 * k]) << 4 |
+                                                hex_value(hex[2 * k + 1]));
+            } else {
+                r->kind = LINE_ERROR;
+            }
+        }
+        n++;
+        at += len + (nl != NULL);
+    }
+    *end = at;
+    return n;
+}
+
+/* A key error's message as str, as wirejson.Error's message reads. */
+static PyObject *message(line_rec *r)
+{
+    wj_error e = r->err;
+    size_t len = 0;
+    char *text;
+    PyObject *s;
+
+    if (r->rc == WJ_ERR_NOMEM)
+        return PyErr_NoMemory();
+    e.code = r->rc;
+    text = wj_error_message(&e, FUNC, &wjpy_alloc, &len);
+    if (!text)
+        return PyErr_NoMemory();
+    s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+    wj_free(&wjpy_alloc, text);
+    return s;
+}
+
+static PyObject *key_lines(PyObject *self, PyObject *const *a,
+                           Py_ssize_t nargs)
+{
+    Py_buffer view;
+    Py_ssize_t start;
+    int final, digest;
+    line_rec *recs;
+    size_t n, k, end = 0;
+    PyObject *items = NULL, *spans = NULL, *result = NULL;
+
+    (void)self;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError,
+                        "key_lines(buffer, start, final, digest)");
+        return NULL;
+    }
+    start = PyLong_AsSsize_t(a[1]);
+    if (start == -1 && PyErr_Occurred())
+        return NULL;
+    if ((final = PyObject_IsTrue(a[2])) < 0 ||
+        (digest = PyObject_IsTrue(a[3])) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (start < 0 || start > view.len) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "key_lines: start out of range");
+        return NULL;
+    }
+    recs = PyMem_RawMalloc(MAX_LINES * sizeof *recs);
+    if (!recs) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    n = scan(view.buf, (size_t)view.len, (size_t)start, final, digest, recs,
+             &end);
+    Py_END_ALLOW_THREADS
+    items = PyList_New((Py_ssize_t)n);
+    spans = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 16));
+    if (!items || !spans)
+        goto done;
+    for (k = 0; k < n; k++) {
+        line_rec *r = &recs[k];
+        PyObject *item;
+        uint64_t span[2] = {r->start, r->len};
+        memcpy(PyBytes_AS_STRING(spans) + 16 * k, span, sizeof span);
+        switch (r->kind) {
+        case LINE_BLANK:
+            item = Py_NewRef(Py_None);
+            break;
+        case LINE_KEYED:
+            item = PyBytes_FromStringAndSize((const char *)r->key, 32);
+            break;
+        case LINE_TEXT:
+            item = PyBytes_FromStringAndSize((const char *)view.buf + r->start,
+                                             (Py_ssize_t)r->len);
+            break;
+        default:
+            item = message(r);
+            break;
+        }
+        if (!item)
+            goto done;
+        PyList_SET_ITEM(items, (Py_ssize_t)k, item);
+    }
+    result = Py_BuildValue("(nOO)", (Py_ssize_t)end, items, spans);
+done:
+    Py_XDECREF(items);
+    Py_XDECREF(spans);
+    PyMem_RawFree(recs);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+PyMethodDef wjpy_key_lines_def = {
+    "key_lines", (PyCFunction)(void (*)(void))key_lines, METH_FASTCALL,
+    "key_lines(buffer, start, final, digest, /)\n--\n\n"
+    "The dedup job's lines of buffer from start: (end, items, spans).\n"
+    "Lines are split at \\n; those after the last \\n wait for the next\n"
+    "block unless final.  items: None for a blank line (spaces, tabs,\n"
+    "\\r), else the 32-byte data_digest of the line or its error message\n"
+    "(str), or with digest false the line's bytes.  spans: two native\n"
+    "uint64 a line, its start and its length without the \\n.  At most\n"
+    "65536 lines a call; end is where the next call starts.",
+};
