@@ -112,6 +112,11 @@ size_t cli_record_end_tsv(const char *p, size_t n);
 size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
                                 int *bad);
 
+/* The reader of format f: one of the three above (columns and bad for
+ * rowbinary; *bad is 0 for the others). */
+size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
+                      int *bad);
+
 /*
  * lines and tsv: the end of the last complete record in p[0..n) whose line
  * break is at or after from (the bytes before from hold none), or 0.  The

@@ -40,6 +40,17 @@ size_t cli_record_end_tsv(const char *p, size_t n)
     }
 }
 
+size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
+                      int *bad)
+{
+    *bad = 0;
+    if (f == FORMAT_LINES)
+        return cli_record_end_lines(p, n);
+    if (f == FORMAT_TSV)
+        return cli_record_end_tsv(p, n);
+    return cli_record_end_rowbinary(p, n, columns, bad);
+}
+
 size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from)
 {
     while (from < n) {

@@ -175,13 +175,12 @@ int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
 {
     if (r == b->n_rec && b->unsplit) {
         size_t at = r ? b->ends[r - 1] : 0, len;
+        int bad;
         if (at == b->in_len) {
             b->unsplit = 0;
             return 0;
         }
-        len = b->format == FORMAT_LINES
-                  ? cli_record_end_lines(b->in + at, b->in_len - at)
-                  : cli_record_end_tsv(b->in + at, b->in_len - at);
+        len = cli_record_end(b->format, b->in + at, b->in_len - at, 0, &bad);
         if (len == 0) /* the end of the file, without a line break */
             len = b->in_len - at;
         if (add_end(b, at + len)) {
@@ -434,11 +433,9 @@ static int run_file(pool *p, const char *name, size_t index,
                 else
                     no_end = avail;
             }
-            else if (o->format == FORMAT_TSV)
-                len = cli_record_end_tsv(b->in + parsed, avail);
             else
-                len = cli_record_end_rowbinary(b->in + parsed, avail,
-                                               o->columns, &bad);
+                len = cli_record_end(o->format, b->in + parsed, avail,
+                                     o->columns, &bad);
             if (bad) {
                 write_all_blocks(p);
                 cli_error("%s:%" PRIu64 ": not RowBinary: a String length "

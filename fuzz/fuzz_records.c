@@ -26,17 +26,6 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static size_t record_end(cli_format f, const char *p, size_t n, size_t columns,
-                         int *bad)
-{
-    *bad = 0;
-    if (f == FORMAT_LINES)
-        return cli_record_end_lines(p, n);
-    if (f == FORMAT_TSV)
-        return cli_record_end_tsv(p, n);
-    return cli_record_end_rowbinary(p, n, columns, bad);
-}
-
 static void check_fields(cli_format f, const char *rec, size_t len,
                          size_t columns)
 {
@@ -72,7 +61,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
     }
     if (f != FORMAT_ROWBINARY && cli_buf_append(&out, "\n", 1))
         abort();
-    if (record_end(f, out.ptr, out.len, columns, &bad) != out.len || bad)
+    if (cli_record_end(f, out.ptr, out.len, columns, &bad) != out.len || bad)
         abort();
     again = out.ptr;
     nb = cli_record_fields(f, again, out.len, columns, b, MAX_FIELDS);
@@ -102,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t from = size ? data[size] % (size + 1) : 0, last = 0;
         while (at < size) { /* the walk again, keeping the last end */
             int bad;
-            size_t len = record_end(f, p + at, size - at, columns, &bad);
+            size_t len = cli_record_end(f, p + at, size - at, columns, &bad);
             if (bad || len == 0)
                 break;
             at += len;
@@ -115,7 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     while (at < size) {
         int bad;
-        size_t len = record_end(f, p + at, size - at, columns, &bad), k;
+        size_t len = cli_record_end(f, p + at, size - at, columns, &bad), k;
         if (bad)
             break;
         if (len == 0)
@@ -125,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* the end does not depend on what follows */
         for (k = len > 64 ? len - 64 : 0; k < len; k++) {
             int b2;
-            if (record_end(f, p + at, k, columns, &b2) != 0)
+            if (cli_record_end(f, p + at, k, columns, &b2) != 0)
                 abort();
         }
         if (f == FORMAT_LINES &&
