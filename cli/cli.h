@@ -49,6 +49,13 @@ typedef struct cli_buf {
     size_t len, cap;
 } cli_buf;
 
+/* Large buffers (memory.c): a capacity of at least need, to grow to with
+ * cli_big_realloc (NULL when out of memory; p is kept) and release with
+ * cli_big_free, each told the capacity p has now. */
+size_t cli_big_capacity(size_t need);
+void *cli_big_realloc(void *p, size_t old_cap, size_t new_cap);
+void cli_big_free(void *p, size_t cap);
+
 int cli_buf_reserve(cli_buf *b, size_t more);
 int cli_buf_append(cli_buf *b, const void *p, size_t n);
 void cli_buf_free(cli_buf *b);

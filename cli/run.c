@@ -333,7 +333,8 @@ static int reserve(block *b, size_t need)
         return 0;
     while (c < need)
         c *= 2;
-    n = realloc(b->in, c);
+    c = cli_big_capacity(c);
+    n = cli_big_realloc(b->in, b->in_cap, c);
     if (!n)
         return -1;
     b->in = n;
@@ -583,7 +584,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
                   p.first_fail ? p.first_fail : "(out of memory)");
     }
     for (k = 0; k < p.n_blocks; k++) {
-        free(p.blocks[k].in);
+        cli_big_free(p.blocks[k].in, p.blocks[k].in_cap);
         free(p.blocks[k].ends);
         free(p.blocks[k].fail_msg);
         cli_buf_free(&p.blocks[k].out);

@@ -20,7 +20,8 @@ int cli_buf_reserve(cli_buf *b, size_t more)
     cap = b->cap ? b->cap : 4096;
     while (cap - b->len < more)
         cap *= 2;
-    p = realloc(b->ptr, cap);
+    cap = cli_big_capacity(cap);
+    p = cli_big_realloc(b->ptr, b->cap, cap);
     if (!p)
         return -1;
     b->ptr = p;
@@ -40,7 +41,7 @@ int cli_buf_append(cli_buf *b, const void *p, size_t n)
 
 void cli_buf_free(cli_buf *b)
 {
-    free(b->ptr);
+    cli_big_free(b->ptr, b->cap);
     b->ptr = NULL;
     b->len = b->cap = 0;
 }

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command line's large buffers (a block's records, its results).
+ *
+ * A buffer of 2 MiB or more is mapped on its own and asks for transparent
+ * huge pages: the first touch of a fresh 4 KiB page costs microseconds on a
+ * virtual machine, and a record of a few MB in a block of each thread would
+ * otherwise pay thousands of such faults a run, as much time as the work
+ * itself on inputs of 100 MB.  Where huge pages are off, the advice is
+ * ignored and nothing else changes.  Smaller buffers stay with malloc, so a
+ * run over short records keeps a small footprint however many threads.
+ */
+#define _GNU_SOURCE /* mremap */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "cli.h"
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static int is_mapped(size_t cap)
+{
+    return cap >= HUGE_PAGE;
+}
+
+/* cap rounded up to whole huge pages once it is mapped */
+static size_t mapped_size(size_t cap)
+{
+    return (cap + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
+
+static void *map_huge(size_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, size, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+size_t cli_big_capacity(size_t need)
+{
+    return is_mapped(need) ? mapped_size(need) : need;
+}
+
+void *cli_big_realloc(void *p, size_t old_cap, size_t new_cap)
+{
+    void *n;
+    if (!is_mapped(new_cap))
+        return realloc(p, new_cap);
+    if (is_mapped(old_cap)) {
+        n = mremap(p, old_cap, new_cap, MREMAP_MAYMOVE);
+        return n == MAP_FAILED ? NULL : n;
+    }
+    n = map_huge(new_cap);
+    if (n && p) {
+        memcpy(n, p, old_cap);
+        free(p);
+    }
+    return n;
+}
+
+void cli_big_free(void *p, size_t cap)
+{
+    if (!p)
+        return;
+    if (is_mapped(cap))
+        munmap(p, cap);
+    else
+        free(p);
+}
