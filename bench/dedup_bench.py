@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 """The dedup job (python3 -m wirejson.dedup) against the plain
 single-process loop over the same files, with 1 and 2 workers, over a
-corpus without duplicates and one with duplicates.
+corpus without duplicates and one with duplicates; and the command line's
+`wirejson dedup -j 2` (build/wirejson, start-up included) over the same
+files.
 
 The workers are started first (a scheduler and N worker processes on
 127.0.0.1, one thread each) and the job runs on them with --scheduler, in
@@ -31,6 +33,8 @@ import wirejson
 from wirejson import dedup
 
 PY = sys.executable
+CLI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
+                   "wirejson")
 RECEIVED = [0]
 _read = tornado.iostream.IOStream.read_from_fd
 
@@ -153,7 +157,15 @@ def main():
                 t0 = time.perf_counter()
                 plain(paths, os.path.join(tmp, "plain"))
                 times.append(time.perf_counter() - t0)
-            info[label] = (nbytes, nlines, {"plain": times})
+            cli = []
+            for r in range(runs):
+                t0 = time.perf_counter()
+                subprocess.run([CLI, "dedup", "-j", "2", "--out",
+                                os.path.join(tmp, "cli")] + paths,
+                               check=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+                cli.append(time.perf_counter() - t0)
+            info[label] = (nbytes, nlines, {"plain": times, "cli": cli})
         for n in (1, 2):
             address, procs = cluster(tmp, n)
             try:
@@ -177,6 +189,11 @@ def main():
             rows.append("| %s | plain single-process loop | %.2f | %.0f | %.1f"
                         " | 1.00 | – |" % (label, base, nlines / base,
                                            nbytes / 1e6 / base))
+            cli = statistics.median(res["cli"])
+            rows.append("| %s | wirejson dedup -j 2 (start-up in) | %.2f | %.0f"
+                        " | %.1f | %.2f | – |" % (label, cli, nlines / cli,
+                                                  nbytes / 1e6 / cli,
+                                                  base / cli))
             for n in (1, 2):
                 t, s, got = res["w%d" % n]
                 job = statistics.median(t) - statistics.median(s)

@@ -509,9 +509,9 @@ static int add_functions(PyObject *m)
 
 /* ------------------------------------------------------------ the module */
 
-/* The dedup job's line reader (lines.c), outside the table: it is not a
- * function of the SQL surface. */
-static PyMethodDef key_lines_defs[2];
+/* The dedup job's line reader (lines.c) and its tasks' memory (memory.c),
+ * outside the table: they are not functions of the SQL surface. */
+static PyMethodDef dedup_defs[3];
 
 static int module_exec(PyObject *m)
 {
@@ -523,7 +523,8 @@ static int module_exec(PyObject *m)
     memset(deep, '[', sizeof deep);
     wj_validate(deep, sizeof deep, &wjpy_alloc, &err);
     st->depth_msg = err.msg;
-    key_lines_defs[0] = wjpy_key_lines_def;
+    dedup_defs[0] = wjpy_key_lines_def;
+    dedup_defs[1] = wjpy_keep_freed_memory_def;
 
     st->error = wjpy_error_type_new();
     if (!st->error || PyModule_AddObjectRef(m, "Error", st->error) < 0)
@@ -537,7 +538,7 @@ static int module_exec(PyObject *m)
     if (!st->conversation_type ||
         PyModule_AddType(m, st->conversation_type) < 0)
         return -1;
-    if (PyModule_AddFunctions(m, &key_lines_defs[0]) < 0)
+    if (PyModule_AddFunctions(m, dedup_defs) < 0)
         return -1;
     return add_functions(m);
 }

@@ -10,6 +10,7 @@
  *   errors.c        wirejson.Error, and core errors raised as it
  *   conversation.c  the Conversation type (wj_conversation)
  *   lines.c         key_lines, the dedup job's reading of JSON Lines
+ *   memory.c        keep_freed_memory, the dedup job's tasks' reuse of memory
  *   module.c        the functions, their table, the module
  */
 #ifndef WIREJSON_WJPY_H
@@ -191,5 +192,7 @@ extern PyType_Spec wjpy_conversation_spec;
 
 /* _wirejson.key_lines, added to the module by module.c. */
 extern PyMethodDef wjpy_key_lines_def;
+/* _wirejson.keep_freed_memory, added the same way. */
+extern PyMethodDef wjpy_keep_freed_memory_def;
 
 #endif /* WIREJSON_WJPY_H */

@@ -71,7 +71,7 @@ import uuid
 import zlib
 
 import wirejson
-from wirejson._wirejson import key_lines
+from wirejson._wirejson import keep_freed_memory, key_lines
 
 PARTITION_ENV = "WIREJSON_DEDUP_PARTITION_BYTES"
 MIN_PARTITION = 1 << 20
@@ -201,14 +201,17 @@ class _LineError(Exception):
 
 
 def _task(fn):
-    """A task body run with the cyclic garbage collector paused: a task
-    allocates an object or two a key and makes no cycles, and in a worker
-    process, whose heap holds the scheduler's bookkeeping, a collection
-    triggered by those allocations walks all of it (it took a third of a
-    reduce task's time)."""
+    """A task body run with the cyclic garbage collector paused and the
+    memory it frees kept for its own reuse.  A task allocates an object or
+    two a key and makes no cycles, and in a worker process, whose heap holds
+    the scheduler's bookkeeping, a collection triggered by those allocations
+    walks all of it (it took a third of a reduce task's time).  And Dask's
+    nanny starts workers with MALLOC_TRIM_THRESHOLD_ set, which makes every
+    large buffer fresh memory, page-faulted anew (keep_freed_memory, in C,
+    says more)."""
     @functools.wraps(fn)
     def run(*args):
-        with _no_gc():
+        with _no_gc(), _kept_memory():
             return fn(*args)
     return run
 
@@ -222,6 +225,15 @@ def _no_gc():
     finally:
         if was:
             gc.enable()
+
+
+@contextlib.contextmanager
+def _kept_memory():
+    keep_freed_memory(True)
+    try:
+        yield
+    finally:
+        keep_freed_memory(False)
 
 
 # A map task's spill record: key (32 bytes), count, first local line, and
