@@ -56,6 +56,14 @@ size_t cli_big_capacity(size_t need);
 void *cli_big_realloc(void *p, size_t old_cap, size_t new_cap);
 void cli_big_free(void *p, size_t cap);
 
+/* A thread's memory for the core's calls on one record (arena.c): blocks
+ * from cli_arena_alloc's hooks live until cli_arena_reset. */
+typedef struct cli_arena cli_arena;
+cli_arena *cli_arena_new(void); /* NULL: out of memory */
+void cli_arena_free(cli_arena *a);
+void cli_arena_reset(cli_arena *a);
+wj_alloc cli_arena_alloc(cli_arena *a);
+
 int cli_buf_reserve(cli_buf *b, size_t more);
 int cli_buf_append(cli_buf *b, const void *p, size_t n);
 void cli_buf_free(cli_buf *b);

@@ -66,7 +66,7 @@ static void fail_record(block *b, size_t r, char *msg, int keep_going)
     (void)keep_going;
 }
 
-static void work_function(pool *p, block *b)
+static void work_function(pool *p, block *b, cli_arena *arena)
 {
     const cli_options *o = p->o;
     const wj_function *fn = o->fn;
@@ -74,6 +74,7 @@ static void work_function(pool *p, block *b)
     wj_arg args[MAX_FIELDS + 64];
     size_t r, start, end, n_fixed = fn->n_params ? MAX_FIELDS : 0;
     char num[32];
+    wj_alloc mem = cli_arena_alloc(arena);
 
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
@@ -84,6 +85,8 @@ static void work_function(pool *p, block *b)
         char *msg = NULL;
         const char *text = NULL;
         size_t len = 0;
+
+        cli_arena_reset(arena); /* the record before is written out */
 
         if (n_fixed)
             nf = cli_record_fields(o->format, b->in + start, end - start,
@@ -102,7 +105,7 @@ static void work_function(pool *p, block *b)
                 args[na].ptr = o->args[k];
                 args[na++].len = strlen(o->args[k]);
             }
-            rc = wj_function_call(fn, args, na, NULL, &res, &err);
+            rc = wj_function_call(fn, args, na, &mem, &res, &err);
             if (rc != WJ_OK)
                 msg = wj_error_message(&err, fn->name, NULL, NULL);
             else if (!res.is_null) {
@@ -125,14 +128,14 @@ static void work_function(pool *p, block *b)
                                  "%s: the result holds a line break; use "
                                  "--format tsv or rowbinary",
                                  fn->name);
-                    wj_result_free(NULL, &res);
+                    wj_result_free(&mem, &res);
                 }
             }
             if (!msg && rc == WJ_OK) {
                 if (cli_write_result(&b->out, o->format, text, len,
                                      res.is_null, p->nullable, o->null_text))
                     msg = NULL, rc = WJ_ERR_NOMEM;
-                wj_result_free(NULL, &res);
+                wj_result_free(&mem, &res);
                 if (rc == WJ_OK)
                     continue;
             }
@@ -148,13 +151,13 @@ static void work_function(pool *p, block *b)
     }
 }
 
-static void work_block(pool *p, block *b)
+static void work_block(pool *p, block *b, cli_arena *arena)
 {
     if (p->hooks) {
         p->hooks->work(p->hooks->ctx, b);
         return;
     }
-    work_function(p, b);
+    work_function(p, b, arena);
 }
 
 static int add_end(block *b, size_t end)
@@ -198,6 +201,7 @@ int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
 static void *worker(void *arg)
 {
     pool *p = arg;
+    cli_arena *arena = cli_arena_new();
     pthread_mutex_lock(&p->mu);
     for (;;) {
         block *b;
@@ -213,7 +217,10 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
-        work_block(p, b);
+        if (arena)
+            work_block(p, b, arena);
+        else
+            b->no_memory = 1;
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
             p->stop = 1;
@@ -221,6 +228,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
+    cli_arena_free(arena);
     return NULL;
 }
 
