@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wirejson FUNCTION: records are read into blocks of about a MiB by the main
- * thread, worked on by -j threads (one block each, no lock per record, the
- * results buffered per block), and written in input order by the main
- * thread as soon as a block and every block before it are done.  When the
- * input pauses (a read would wait), the records already read are finished
- * and written before the read, so a caller that waits for answers gets them.
+ * wirejson FUNCTION: records are read into blocks of about 256 KiB by the
+ * main thread, worked on by -j threads (one block each, no lock per record,
+ * the results buffered per block), and written in input order by a writing
+ * thread as soon as a block and every block before it are done, so reading
+ * never waits on a slow output (a disk, a pipe) while there is room in the
+ * ring of blocks.  When the input pauses (a read would wait), the records
+ * already read are handed on before the read, so a caller that waits for
+ * answers gets them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -30,8 +32,13 @@ typedef struct pool {
     size_t n_blocks;
     uint64_t submitted, taken, written;
     int quit;
+    /* the reading is over: the writing thread ends once all is written */
+    int closing;
+    /* the writing thread's status: nonzero once it stopped (a failed
+     * record, an output error); nothing more is read or written */
+    int status;
     pthread_mutex_t mu;
-    pthread_cond_t work, done;
+    pthread_cond_t work, done, room; /* room: a block was written */
     int nullable;
     /* lines and tsv (no chunk headers): the reader only cuts blocks at a
      * record's end, the threads split them into records */
@@ -232,15 +239,11 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* Writes block seq (waiting for it): 0, or the exit status to stop with. */
+/* Writes block seq, which is done: 0, or the exit status to stop with.
+ * The writing thread's alone. */
 static int write_block(pool *p, uint64_t seq)
 {
     block *b = slot(p, seq);
-    pthread_mutex_lock(&p->mu);
-    while (!b->done)
-        pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
-    p->written = seq + 1;
     if (b->no_memory) {
         cli_error("out of memory");
         return EXIT_USAGE;
@@ -276,40 +279,59 @@ static int write_block(pool *p, uint64_t seq)
     return 0;
 }
 
-/* Writes every block that is done, in order, without waiting. */
-static int write_ready(pool *p)
+/* The writing thread: each block in order, as soon as it is done, until
+ * the reading is over and all is written, or a block stops the run. */
+static void *writer(void *arg)
 {
-    while (p->written < p->submitted) {
-        int done;
-        pthread_mutex_lock(&p->mu);
-        done = slot(p, p->written)->done;
+    pool *p = arg;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        uint64_t seq = p->written;
+        int st;
+        while (!(seq < p->submitted && slot(p, seq)->done) &&
+               !(p->closing && seq == p->submitted))
+            pthread_cond_wait(&p->done, &p->mu);
+        if (seq == p->submitted)
+            break;
         pthread_mutex_unlock(&p->mu);
-        if (!done)
-            return 0;
-        if ((done = write_block(p, p->written)))
-            return done;
+        st = write_block(p, seq);
+        pthread_mutex_lock(&p->mu);
+        p->written = seq + 1;
+        p->status = st;
+        pthread_cond_broadcast(&p->room);
+        if (st)
+            break;
     }
-    return 0;
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
 }
 
+/* Waits until every block handed on is written: 0, or the writing
+ * thread's status. */
 static int write_all_blocks(pool *p)
 {
-    while (p->written < p->submitted) {
-        int st = write_block(p, p->written);
-        if (st)
-            return st;
-    }
-    return 0;
+    int st;
+    pthread_mutex_lock(&p->mu);
+    while (!p->status && p->written < p->submitted)
+        pthread_cond_wait(&p->room, &p->mu);
+    st = p->status;
+    pthread_mutex_unlock(&p->mu);
+    return st;
 }
 
-/* The block to fill next (its slot written out first); 0 or a status. */
+/* The block to fill next, once its slot is written out; 0 or a status. */
 static int take_slot(pool *p, block **out)
 {
     block *b;
     int st;
-    if (p->submitted >= p->n_blocks && p->written <= p->submitted - p->n_blocks)
-        if ((st = write_block(p, p->submitted - p->n_blocks)))
-            return st;
+    pthread_mutex_lock(&p->mu);
+    while (!p->status && p->submitted >= p->n_blocks &&
+           p->written <= p->submitted - p->n_blocks)
+        pthread_cond_wait(&p->room, &p->mu);
+    st = p->status;
+    pthread_mutex_unlock(&p->mu);
+    if (st)
+        return st;
     b = slot(p, p->submitted);
     b->in_len = b->n_rec = 0;
     b->unsplit = p->split_by_workers;
@@ -399,14 +421,13 @@ static int run_file(pool *p, const char *name, size_t index,
     while (!at_end) {
         long n;
         if (!cli_source_ready(&src)) {
-            /* The input pauses: finish and write what was read. */
+            /* The input pauses: hand on what was read, to be written as
+             * soon as it is done. */
             if (parsed) {
                 if ((st = pass_on(p, &b, parsed)))
                     goto out;
                 parsed = 0;
             }
-            if ((st = write_all_blocks(p)))
-                goto out;
         }
         if (reserve(b, b->in_len + READ_BYTES)) {
             st = EXIT_USAGE;
@@ -508,8 +529,6 @@ static int run_file(pool *p, const char *name, size_t index,
             if ((st = pass_on(p, &b, parsed)))
                 goto out;
             parsed = 0;
-            if ((st = write_ready(p)))
-                goto out;
         }
     }
 out:
@@ -525,7 +544,7 @@ int cli_run_function(const cli_options *o)
 int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
 {
     pool p;
-    pthread_t *threads;
+    pthread_t *threads, writing;
     size_t k, nfiles = o->n_files;
     static const char *stdin_only[] = {"-"};
     const char **files = nfiles ? o->files : stdin_only;
@@ -555,8 +574,10 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.done, NULL);
+    pthread_cond_init(&p.room, NULL);
     for (k = 0; k < o->jobs; k++)
         pthread_create(&threads[k], NULL, worker, &p);
+    pthread_create(&writing, NULL, writer, &p);
 
     if (show < 0)
         show = isatty(2);
@@ -576,8 +597,15 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
         uint64_t line = 1;
         st = run_file(&p, files[k], k, &line, &progress_bytes);
     }
+    /* What was handed on is written, even after a reading error: nothing
+     * before an error is lost. */
+    pthread_mutex_lock(&p.mu);
+    p.closing = 1;
+    pthread_cond_broadcast(&p.done);
+    pthread_mutex_unlock(&p.mu);
+    pthread_join(writing, NULL);
     if (!st)
-        st = write_all_blocks(&p);
+        st = p.status;
     pthread_mutex_lock(&p.mu);
     p.quit = 1;
     p.submitted = p.taken; /* nothing more to take */
