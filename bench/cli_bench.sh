@@ -22,13 +22,18 @@ cc -O2 -I"$here/../core" -o "$work/loop" "$here/cli_core_loop.c" \
 cat "$work/c.jsonl" > /dev/null
 bytes=$(stat -c %s "$work/c.jsonl")
 
-# best wall time of a command over ROUNDS, in seconds, and the CPU seconds
-# (user + system) of that run: "wall cpu"
+# best wall time of a command over ROUNDS, in seconds (bash's microsecond
+# clock; /usr/bin/time's is 10 ms), and the CPU seconds (user + system) of
+# that run: "wall cpu".  $before, when set, runs untimed before each round.
 best() {
-    local b= c=
+    local b= c= t0 t1 w
     for _ in $(seq "$rounds"); do
-        /usr/bin/time -f "%e %U %S" -o "$work/t" "$@" > /dev/null
-        read -r w u s < "$work/t"
+        if [ -n "${before:-}" ]; then eval "$before"; fi
+        t0=$EPOCHREALTIME
+        /usr/bin/time -f "%U %S" -o "$work/t" "$@" > /dev/null
+        t1=$EPOCHREALTIME
+        w=$(echo "$t1 - $t0" | bc -l)
+        read -r u s < "$work/t"
         if [ -z "$b" ] || (( $(echo "$w < $b" | bc -l) )); then
             b=$w; c=$(echo "$u + $s" | bc -l)
         fi
@@ -39,7 +44,7 @@ mbs() { echo "scale=1; $bytes / 1000000 / $1" | bc -l; }
 row() {
     local w c
     read -r w c <<< "$2"
-    printf '| %s | %.2f | %s | %.2f | %s |\n' "$1" "$w" "$(mbs "$w")" "$c" \
+    printf '| %s | %.3f | %s | %.2f | %s |\n' "$1" "$w" "$(mbs "$w")" "$c" \
         "$(mbs "$c")"
 }
 
@@ -50,7 +55,7 @@ echo "|---|---:|---:|---:|---:|"
 for fn in data_digest canonical_json; do
     core=$("$work/loop" "$fn" "$work/c.jsonl" "$rounds")
     t=$(echo "$bytes / 1000000 / $core" | bc -l)
-    printf '| core %s, one thread (C loop, in memory) | %.2f | %s | – | – |\n' \
+    printf '| core %s, one thread (C loop, in memory) | %.3f | %s | – | – |\n' \
         "$fn" "$t" "$core"
     for j in 1 2; do
         row "wirejson $fn -j $j" "$(best "$build/wirejson" "$fn" -j "$j" --no-progress "$work/c.jsonl")"
@@ -65,8 +70,11 @@ for line in open(sys.argv[1], "rb"):
         hashlib.sha256(json.dumps(json.loads(line), sort_keys=True,
             separators=(",", ":"), ensure_ascii=False).encode()).hexdigest()
 ' "$work/c.jsonl")"
+# into a new DIR each round (replacing an old one costs the file system more)
+before='rm -rf "$work/out"; sync'
 row "wirejson dedup -j 2" "$(best "$build/wirejson" dedup -j 2 --out "$work/out" "$work/c.jsonl")"
 row "wirejson dedup -j 1" "$(best "$build/wirejson" dedup -j 1 --out "$work/out" "$work/c.jsonl")"
+before=
 rm -rf "$work/out"
 
 # Peak memory of dedup over about 2 GB: the corpus repeated, gzip'd (every
