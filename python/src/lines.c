@@ -18,28 +18,17 @@
  * with digest false, the line's bytes instead of a digest.  spans holds two
  * native uint64 a line, its start in the buffer and its length without the
  * \n.  No JSON is read here: the core keys each line.
+ *
+ * wjpy_next_line and wjpy_line_message (wjpy.h) are these rules for the
+ * other reader of lines, the dedup job's Tally (tally.c).
  */
 #include "wjpy.h"
 
 #include <stdint.h>
 #include <string.h>
 
-/* At most this many lines a call, so a block of tiny lines holds bounded
- * memory; the caller calls again from the end it is given. */
-#define MAX_LINES 65536
-
 /* The function whose messages key errors carry. */
 #define FUNC "data_digest"
-
-enum { LINE_BLANK, LINE_KEYED, LINE_ERROR, LINE_TEXT };
-
-typedef struct line_rec {
-    uint64_t start, len;
-    unsigned char kind;
-    unsigned char key[32];
-    wj_code rc;
-    wj_error err;
-} line_rec;
 
 static int is_blank(const unsigned char *p, size_t n)
 {
@@ -55,50 +44,58 @@ static int hex_value(char c)
     return c <= '9' ? c - '0' : c - 'a' + 10;
 }
 
+int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
+                   int digest, wjpy_line *r, size_t *next)
+{
+    const unsigned char *nl;
+    size_t len, k;
+    char hex[WJ_DIGEST_HEX_SIZE];
+
+    if (at >= size)
+        return 0;
+    nl = memchr(p + at, '\n', size - at);
+    len = nl ? (size_t)(nl - (p + at)) : size - at;
+    if (!nl && !final)
+        return 0;
+    r->start = at;
+    r->len = len;
+    if (is_blank(p + at, len)) {
+        r->kind = WJPY_LINE_BLANK;
+    } else if (!digest) {
+        r->kind = WJPY_LINE_TEXT;
+    } else {
+        wj_error init = WJ_ERROR_INIT;
+        r->err = init;
+        r->rc = wj_data_digest((const char *)p + at, len, &wjpy_alloc, hex,
+                               &r->err);
+        if (r->rc == WJ_OK) {
+            r->kind = WJPY_LINE_KEYED;
+            for (k = 0; k < 32; k++)
+                r->key[k] = (unsigned char)(hex_value(hex[2 * k]) << 4 |
+                                            hex_value(hex[2 * k + 1]));
+        } else {
+            r->kind = WJPY_LINE_ERROR;
+        }
+    }
+    *next = at + len + (nl != NULL);
+    return 1;
+}
+
 /* Splits and keys the lines of p[at..size) (see the file's comment);
  * returns how many, *end the offset after the last one taken. */
 static size_t scan(const unsigned char *p, size_t size, size_t at, int final,
-                   int digest, line_rec *recs, size_t *end)
+                   int digest, wjpy_line *recs, size_t *end)
 {
-    size_t n = 0, k;
+    size_t n = 0;
 
-    while (n < MAX_LINES && at < size) {
-        const unsigned char *nl = memchr(p + at, '\n', size - at);
-        size_t len = nl ? (size_t)(nl - (p + at)) : size - at;
-        line_rec *r = &recs[n];
-        char hex[WJ_DIGEST_HEX_SIZE];
-
-        if (!nl && !final)
-            break;
-        r->start = at;
-        r->len = len;
-        if (is_blank(p + at, len)) {
-            r->kind = LINE_BLANK;
-        } else if (!digest) {
-            r->kind = LINE_TEXT;
-        } else {
-            wj_error init = WJ_ERROR_INIT;
-            r->err = init;
-            r->rc = wj_data_digest((const char *)p + at, len, &wjpy_alloc, hex,
-                                   &r->err);
-            if (r->rc == WJ_OK) {
-                r->kind = LINE_KEYED;
-                for (k = 0; k < 32; k++)
-                    r->key[k] = (unsigned char)(hex_value(hex[2 * k]) << 4 |
-                                                hex_value(hex[2 * k + 1]));
-            } else {
-                r->kind = LINE_ERROR;
-            }
-        }
+    while (n < WJPY_MAX_LINES &&
+           wjpy_next_line(p, size, at, final, digest, &recs[n], &at))
         n++;
-        at += len + (nl != NULL);
-    }
     *end = at;
     return n;
 }
 
-/* A key error's message as str, as wirejson.Error's message reads. */
-static PyObject *message(line_rec *r)
+PyObject *wjpy_line_message(const wjpy_line *r)
 {
     wj_error e = r->err;
     size_t len = 0;
@@ -122,7 +119,7 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
     Py_buffer view;
     Py_ssize_t start;
     int final, digest;
-    line_rec *recs;
+    wjpy_line *recs;
     size_t n, k, end = 0;
     PyObject *items = NULL, *spans = NULL, *result = NULL;
 
@@ -145,7 +142,7 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
         PyErr_SetString(PyExc_ValueError, "key_lines: start out of range");
         return NULL;
     }
-    recs = PyMem_RawMalloc(MAX_LINES * sizeof *recs);
+    recs = PyMem_RawMalloc(WJPY_MAX_LINES * sizeof *recs);
     if (!recs) {
         PyBuffer_Release(&view);
         return PyErr_NoMemory();
@@ -159,23 +156,23 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
     if (!items || !spans)
         goto done;
     for (k = 0; k < n; k++) {
-        line_rec *r = &recs[k];
+        wjpy_line *r = &recs[k];
         PyObject *item;
         uint64_t span[2] = {r->start, r->len};
         memcpy(PyBytes_AS_STRING(spans) + 16 * k, span, sizeof span);
         switch (r->kind) {
-        case LINE_BLANK:
+        case WJPY_LINE_BLANK:
             item = Py_NewRef(Py_None);
             break;
-        case LINE_KEYED:
+        case WJPY_LINE_KEYED:
             item = PyBytes_FromStringAndSize((const char *)r->key, 32);
             break;
-        case LINE_TEXT:
+        case WJPY_LINE_TEXT:
             item = PyBytes_FromStringAndSize((const char *)view.buf + r->start,
                                              (Py_ssize_t)r->len);
             break;
         default:
-            item = message(r);
+            item = wjpy_line_message(r);
             break;
         }
         if (!item)

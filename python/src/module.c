@@ -510,7 +510,8 @@ static int add_functions(PyObject *m)
 /* ------------------------------------------------------------ the module */
 
 /* The dedup job's line reader (lines.c) and its tasks' memory (memory.c),
- * outside the table: they are not functions of the SQL surface. */
+ * like its Tally type (tally.c), outside the table: they are not functions
+ * of the SQL surface. */
 static PyMethodDef dedup_defs[3];
 
 static int module_exec(PyObject *m)
@@ -518,6 +519,8 @@ static int module_exec(PyObject *m)
     wjpy_state *st = wjpy_state_of_module(m);
     char deep[WJ_MAX_DEPTH + 1];
     wj_error err = WJ_ERROR_INIT;
+    PyObject *tally;
+    int bad;
 
     /* The core's own words for nesting too deep, for the walker. */
     memset(deep, '[', sizeof deep);
@@ -539,6 +542,12 @@ static int module_exec(PyObject *m)
         PyModule_AddType(m, st->conversation_type) < 0)
         return -1;
     if (PyModule_AddFunctions(m, dedup_defs) < 0)
+        return -1;
+    /* The dedup job's map stage in C (tally.c), beside key_lines. */
+    tally = PyType_FromModuleAndSpec(m, &wjpy_tally_spec, NULL);
+    bad = !tally || PyModule_AddType(m, (PyTypeObject *)tally) < 0;
+    Py_XDECREF(tally);
+    if (bad)
         return -1;
     return add_functions(m);
 }

@@ -10,6 +10,7 @@
  *   errors.c        wirejson.Error, and core errors raised as it
  *   conversation.c  the Conversation type (wj_conversation)
  *   lines.c         key_lines, the dedup job's reading of JSON Lines
+ *   tally.c         the Tally type, the dedup job's map stage in C
  *   memory.c        keep_freed_memory, the dedup job's tasks' reuse of memory
  *   module.c        the functions, their table, the module
  */
@@ -192,6 +193,43 @@ extern PyType_Spec wjpy_conversation_spec;
 
 /* _wirejson.key_lines, added to the module by module.c. */
 extern PyMethodDef wjpy_key_lines_def;
+
+/* The one home of the job's line rules, shared with tally.c. */
+#include <stdint.h>
+
+/* At most this many lines a call of key_lines or Tally.add, so a block of
+ * tiny lines holds bounded memory; the caller calls again from the end it
+ * is given. */
+#define WJPY_MAX_LINES 65536
+
+enum { WJPY_LINE_BLANK, WJPY_LINE_KEYED, WJPY_LINE_ERROR, WJPY_LINE_TEXT };
+
+/* One line: where it is (its length without the \n), what it is, and its
+ * key (KEYED: the 32 bytes of its data_digest) or its error (ERROR). */
+typedef struct wjpy_line {
+    uint64_t start, len;
+    unsigned char kind;
+    unsigned char key[32];
+    wj_code rc;
+    wj_error err;
+} wjpy_line;
+
+/* Takes the line at p[at..size): split at \n (those after the last \n
+ * only when final), blank when nothing but spaces, tabs and \r, else keyed
+ * by wj_data_digest (digest true) or left as TEXT.  Returns 1 with *r filled
+ * and *next the offset after it, or 0 when there is no line to take.  No
+ * GIL needed. */
+int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
+                   int digest, wjpy_line *r, size_t *next);
+
+/* An ERROR line's message as str, as wirejson.Error's message reads it
+ * (MemoryError when the core ran out of memory).  Needs the GIL. */
+PyObject *wjpy_line_message(const wjpy_line *r);
+
+/* ---------------------------------------------------------------- tally.c */
+
+extern PyType_Spec wjpy_tally_spec;
+
 /* _wirejson.keep_freed_memory, added the same way. */
 extern PyMethodDef wjpy_keep_freed_memory_def;
 

@@ -30,8 +30,12 @@ How it runs: plain files are cut into byte ranges at line boundaries, a gzip
 file is one partition read as a stream; no file is ever held whole, by the
 client or a worker.  The input is read and keyed once, and the workers
 write the output: a map task per partition keys its lines a block at a
-time (wirejson's key_lines, in C) and writes a spill of (key, count,
-first line, where that line is) records by hash bucket; a reduce task per
+time and writes a spill of (key, count, first line, where that line is)
+records by hash bucket, the per-line and per-key work all in C for
+--key data_digest of the whole line (wirejson's Tally: keying, counting,
+the first errors, the table of keys, the spill; with --member or --key
+messages_digest the lines come from key_lines and are keyed in Python);
+a reduce task per
 bucket merges the spills in partition order (first occurrence = the
 earliest partition, then the earliest line) and writes the winners; a
 write task per input file assembles unique/ and counts/ part from the
@@ -71,7 +75,7 @@ import uuid
 import zlib
 
 import wirejson
-from wirejson._wirejson import keep_freed_memory, key_lines
+from wirejson._wirejson import Tally, keep_freed_memory, key_lines
 
 PARTITION_ENV = "WIREJSON_DEDUP_PARTITION_BYTES"
 MIN_PARTITION = 1 << 20
@@ -86,13 +90,14 @@ KEYS = ("data_digest", "messages_digest")
 BLOCK = 4 << 20
 
 
-def _lines(part, stat, digest):
-    """The physical lines that start in the partition, a block at a time:
-    (items, spans, buffer, base) from wirejson's key_lines (one item a line:
-    None when blank, else its data_digest as 32 bytes or its error message,
-    or with digest false its bytes; spans: each line's start in buffer and
-    length), base the offset of buffer in the file (in the decompressed
-    stream for gzip).  stat(f) is called on the open file."""
+def _lines(part, stat, step):
+    """Reads the physical lines that start in the partition, a block at a
+    time, through step(buffer, at, final, base) -> (end, out): a call into
+    the C module (Tally.add, or key_lines) that takes the lines of
+    buffer[at:], those after the last \n only when final, and says where
+    it stopped; base is the offset of buffer in the file (in the
+    decompressed stream for gzip).  Yields each out that is not None.
+    stat(f) is called on the open file."""
     _, _, path, start, end, gz = part[:6]
     f = gzip.open(path, "rb") if gz else open(path, "rb")
     with f:
@@ -133,9 +138,9 @@ def _lines(part, stat, digest):
             base = read - filled
             at = 0
             while True:
-                nxt, items, spans = key_lines(block, at, final, digest)
-                if items:
-                    yield items, spans, block, base
+                nxt, out = step(block, at, final, base)
+                if out is not None:
+                    yield out
                 if nxt == at or nxt >= filled:
                     break
                 at = nxt
@@ -271,10 +276,15 @@ def map_partition(part, key, member, nbuckets, work):
     errors as (local line, message), the byte bounds of each bucket in
     spill-<i> and the input's size and modification time as read.  Local
     lines count from 1; each bucket's records are in the order of their
-    lines, which reduce_bucket relies on."""
+    lines, which reduce_bucket relies on.
+
+    With data_digest of the whole line (no member) all of it is in C, a
+    block at a time: wirejson's Tally keys the lines, counts them, keeps
+    the errors and one entry per key, gives each block's new lines for
+    cand-<i> and builds the spill, so no Python runs per line or per key.
+    Any other key takes each line's bytes from key_lines and keys it in
+    Python through _key_function."""
     i, shown, gz = part[0], part[6], part[5]
-    # data_digest of the whole line is keyed in C, a block at a time; any
-    # other key takes each line's bytes through _key_function.
     fast = key == "data_digest" and member is None
     keyed = None if fast else _key_function(key, member)
     fromhex = bytes.fromhex
@@ -290,7 +300,12 @@ def map_partition(part, key, member, nbuckets, work):
     def scan(write):
         get = seen.get
         lines = nonblank = valid = offset = 0
-        for items, spans, buf, base in _lines(part, stat, fast):
+
+        def step(block, at, final, base):
+            nxt, items, spans = key_lines(block, at, final, False)
+            return nxt, ((items, spans, block, base) if items else None)
+
+        for items, spans, buf, base in _lines(part, stat, step):
             sp = memoryview(spans).cast("Q")
             for j, k in enumerate(items):
                 if k is None:
@@ -322,12 +337,22 @@ def map_partition(part, key, member, nbuckets, work):
             lines += len(items)
         counts[:] = [lines, nonblank, valid]
 
+    tally = Tally() if fast else None
+
+    def tally_scan(write):
+        def step(block, at, final, base):
+            return tally.add(block, at, final, base, gz)
+
+        for cand in _lines(part, stat, step):
+            write(cand)
+
+    run = tally_scan if fast else scan
     try:
         if gz:
             _publish(os.path.join(work, "cand-%d" % i),
-                     lambda out: scan(out.write))
+                     lambda out: run(out.write))
         else:
-            scan(None)
+            run(None)
     except EOFError:
         raise RuntimeError("%s: the gzip stream ends early" % shown) from None
     except (gzip.BadGzipFile, zlib.error) as e:
@@ -336,17 +361,25 @@ def map_partition(part, key, member, nbuckets, work):
     except OSError as e:
         raise RuntimeError("cannot read %s: %s"
                            % (shown, e.strerror or e)) from None
-    buckets = [[] for _ in range(nbuckets)]
-    pack = SPILL.pack
-    for k, (count, line, off, length) in seen.items():
-        buckets[(k[0] << 8 | k[1]) % nbuckets].append(
-            pack(k, count, line, off, length))
-    del seen
-    bounds = [0]
-    for b in buckets:
-        bounds.append(bounds[-1] + len(b) * SPILL.size)
-    _publish(os.path.join(work, "spill-%d" % i),
-             lambda f: [f.write(b"".join(b)) for b in buckets])
+    if fast:
+        counts[:] = [tally.lines, tally.nonblank, tally.valid]
+        errors = tally.errors
+        data, bounds = tally.spill(nbuckets)
+        del tally
+        _publish(os.path.join(work, "spill-%d" % i), lambda f: f.write(data))
+        del data
+    else:
+        buckets = [[] for _ in range(nbuckets)]
+        pack = SPILL.pack
+        for k, (count, line, off, length) in seen.items():
+            buckets[(k[0] << 8 | k[1]) % nbuckets].append(
+                pack(k, count, line, off, length))
+        del seen
+        bounds = [0]
+        for b in buckets:
+            bounds.append(bounds[-1] + len(b) * SPILL.size)
+        _publish(os.path.join(work, "spill-%d" % i),
+                 lambda f: [f.write(b"".join(b)) for b in buckets])
     return {"lines": counts[0], "nonblank": counts[1], "valid": counts[2],
             "errors": errors, "bounds": bounds, "stamp": stamp}
 
