@@ -311,17 +311,12 @@ def map_partition(part, key, member, nbuckets, work):
                 if k is None:
                     continue
                 nonblank += 1
-                if k.__class__ is str:
+                try:
+                    k = fromhex(keyed(k))
+                except (wirejson.Error, _LineError) as e:
                     if len(errors) < MAX_ERRORS:
-                        errors.append((lines + j + 1, k))
+                        errors.append((lines + j + 1, str(e)))
                     continue
-                if keyed is not None:
-                    try:
-                        k = fromhex(keyed(k))
-                    except (wirejson.Error, _LineError) as e:
-                        if len(errors) < MAX_ERRORS:
-                            errors.append((lines + j + 1, str(e)))
-                        continue
                 valid += 1
                 entry = get(k)
                 if entry is None:
