@@ -14,6 +14,9 @@ usage: test_cli.py build/wirejson build/wirejson.so tests/sql/cases.txt
    breaks among them) and the line numbers of errors far into a file.
 4. The progress bar: drawn on a terminal (a pty), never in a pipe, and out
    of the way of messages.
+5. Large records among small ones: past 2 MiB (buffers mapped on their
+   own), past a thread's first 4 MiB of working memory, and one of 68 MB
+   (working memory given back after it), each answer the extension's.
 """
 
 import gzip
@@ -445,6 +448,38 @@ def check_block_edges():
                 fail(f"tsv block edges -j {j}: row {i + 1}: {got[i][:60]!r}")
 
 
+def check_large_records():
+    """Records of every size class a thread's memory goes through, a small
+    one after each, so what a large one leaves behind would show."""
+    conn = ext_conn()
+    small = b'{"b":1,"a":[1,2.50,"x\\u00e9"]}'
+    records = [
+        small,
+        b'{"z":"' + b"a" * 1500000 + b'","a":[' +
+        b",".join(b"%d" % i for i in range(100000)) + b"]}",
+        small,
+        b"{" + b",".join(b'"k%d":[%d.0]' % (i, i) for i in range(300000)) + b"}",
+        small,
+        b'{"s":"' + b"q" * 68000000 + b'","r":0.10}',
+        small,
+        b"[3,2,1]",
+    ]
+    data = b"\n".join(records) + b"\n"
+    for fn in ("canonical_json", "wire_json"):
+        want = [expected(conn, fn, [r])[1] for r in records]
+        for j in ("1", "2"):
+            rc, out, err = run([fn, "-j", j], data)
+            got = out.split(b"\n")
+            if rc != 0 or len(got) != len(records) + 1:
+                fail(f"large records {fn} -j {j}: rc {rc}, {len(got) - 1} "
+                     f"results, {err!r}")
+                continue
+            for i, (g, w) in enumerate(zip(got, want)):
+                if g != w:
+                    fail(f"large records {fn} -j {j}: record {i + 1} "
+                         f"({len(records[i])} bytes) differs")
+
+
 def on_terminal(args, data):
     """Runs the command line with stderr on a pty (stdin and stdout pipes):
     its exit status, stdout and what the terminal showed."""
@@ -509,6 +544,7 @@ def main():
     check_streaming()
     check_files_and_errors()
     check_block_edges()
+    check_large_records()
     check_progress()
     print(f"{len(FAILS)} failed")
     return 1 if FAILS else 0
