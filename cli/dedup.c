@@ -311,7 +311,7 @@ static char *key_line(const job *j, const char *line, size_t len,
 {
     const char *body = line, *fn = j->messages ? "messages_digest"
                                                : "data_digest";
-    size_t blen = len, k;
+    size_t blen = len;
     wj_error err = WJ_ERROR_INIT;
     char hex[WJ_DIGEST_HEX_SIZE];
     wj_code rc;
@@ -342,22 +342,8 @@ static char *key_line(const job *j, const char *line, size_t len,
         rc = wj_data_digest(body, blen, NULL, hex, &err);
     if (rc != WJ_OK)
         return wj_error_message(&err, fn, NULL, NULL);
-    for (k = 0; k < 32; k++) {
-        unsigned hi = (unsigned)hex[2 * k], lo = (unsigned)hex[2 * k + 1];
-        hi = hi <= '9' ? hi - '0' : hi - 'a' + 10;
-        lo = lo <= '9' ? lo - '0' : lo - 'a' + 10;
-        key[k] = (unsigned char)(hi << 4 | lo);
-    }
+    wj_digest_bytes(hex, key);
     return NULL;
-}
-
-static int blank(const char *p, size_t n)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (p[i] != ' ' && p[i] != '\t' && p[i] != '\r' && p[i] != '\n')
-            return 0;
-    return 1;
 }
 
 static void work(void *ctx, cli_block *b)
@@ -373,7 +359,7 @@ static void work(void *ctx, cli_block *b)
         char *msg;
         if (len && line[len - 1] == '\n')
             len--;
-        if (blank(line, len)) {
+        if (wj_line_is_blank(line, len)) {
             key[0] = TAG_BLANK;
             if (cli_buf_append(&b->out, key, 1))
                 goto nomem;

@@ -359,6 +359,17 @@ WJ_API wj_code wj_array_elements(const char *json, size_t len,
                                  size_t *n, wj_error *err);
 
 /*
+ * The dedup job's reading of JSON Lines (docs/contract.md §12), for the
+ * front ends that run it: a line (without its \n) is blank when it holds
+ * nothing but spaces, tabs and \r; such a line is skipped, never an error.
+ */
+WJ_API int wj_line_is_blank(const char *line, size_t len);
+
+/* The 32 bytes that a digest's 64 lowercase hex characters spell, as the
+ * dedup job keys its tables. */
+WJ_API void wj_digest_bytes(const char *hex, unsigned char bytes[32]);
+
+/*
  * The digest of every prefix of the conversation json (an array of
  * messages): element k is wj_messages_digest of its first k+1 messages, in
  * one pass.  *hexes holds n * 64 hex characters and a NUL (release with

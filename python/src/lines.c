@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lines.c - wirejson._wirejson.key_lines, the one home of how the dedup job
+ * lines.c - wirejson._wirejson.key_lines, how the dedup job
  * (python/wirejson/dedup.py) reads JSON Lines: a block of bytes is split at
  * \n only (a \r before it stays in the line, where JSON reads it as
- * whitespace), a line of nothing but spaces, tabs and \r is blank, and each
- * other line is keyed by the core's wj_data_digest, a block at a time with
- * the GIL released, so the job spends no Python per byte:
+ * whitespace), a blank line (the core's wj_line_is_blank, which the command
+ * line's dedup uses too) is skipped, and each other line is keyed by the
+ * core's wj_data_digest, a block at a time with the GIL released, so the
+ * job spends no Python per byte:
  *
  *   >>> from wirejson._wirejson import key_lines
  *   >>> end, items, spans = key_lines(b'{"a":1}\n \n[\n{"b"', 0, False, True)
@@ -30,25 +31,11 @@
 /* The function whose messages key errors carry. */
 #define FUNC "data_digest"
 
-static int is_blank(const unsigned char *p, size_t n)
-{
-    size_t k;
-    for (k = 0; k < n; k++)
-        if (p[k] != ' ' && p[k] != '\t' && p[k] != '\r')
-            return 0;
-    return 1;
-}
-
-static int hex_value(char c)
-{
-    return c <= '9' ? c - '0' : c - 'a' + 10;
-}
-
 int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
                    int digest, wjpy_line *r, size_t *next)
 {
     const unsigned char *nl;
-    size_t len, k;
+    size_t len;
     char hex[WJ_DIGEST_HEX_SIZE];
 
     if (at >= size)
@@ -59,7 +46,7 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
         return 0;
     r->start = at;
     r->len = len;
-    if (is_blank(p + at, len)) {
+    if (wj_line_is_blank((const char *)p + at, len)) {
         r->kind = WJPY_LINE_BLANK;
     } else if (!digest) {
         r->kind = WJPY_LINE_TEXT;
@@ -70,9 +57,7 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
                                &r->err);
         if (r->rc == WJ_OK) {
             r->kind = WJPY_LINE_KEYED;
-            for (k = 0; k < 32; k++)
-                r->key[k] = (unsigned char)(hex_value(hex[2 * k]) << 4 |
-                                            hex_value(hex[2 * k + 1]));
+            wj_digest_bytes(hex, r->key);
         } else {
             r->kind = WJPY_LINE_ERROR;
         }

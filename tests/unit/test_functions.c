@@ -259,6 +259,29 @@ static void test_prefix_digests(void)
     gives("prefix_digests", 1, text, NULL, NULL, expected);
 }
 
+/* The dedup job's line rules: blank is spaces, tabs and \r only (a form
+ * feed, a NUL or a \n is not); the 32 bytes of a digest, written by hand. */
+static void test_line_rules(void)
+{
+    static const char hex[] =
+        "00ff10a5c3e7d9b2000000000000000000000000000000000000000123456789";
+    static const unsigned char want[32] = {
+        0x00, 0xff, 0x10, 0xa5, 0xc3, 0xe7, 0xd9, 0xb2, 0, 0, 0, 0,
+        0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0,
+        0,    0,    0,    0x01, 0x23, 0x45, 0x67, 0x89};
+    unsigned char got[32];
+    CHECK(wj_line_is_blank("", 0));
+    CHECK(wj_line_is_blank(" \t\r \r", 5));
+    CHECK(!wj_line_is_blank(" \f", 2));
+    CHECK(!wj_line_is_blank(" \n", 2));
+    CHECK(!wj_line_is_blank("\0", 1));
+    CHECK(!wj_line_is_blank("  {}", 4));
+    CHECK(wj_line_is_blank("  {}", 2));
+    memset(got, 0xAA, sizeof got);
+    wj_digest_bytes(hex, got);
+    CHECK(memcmp(got, want, 32) == 0);
+}
+
 int main(void)
 {
     test_rows();
@@ -270,5 +293,6 @@ int main(void)
     test_error_message();
     test_elements();
     test_prefix_digests();
+    test_line_rules();
     return check_report("test_functions");
 }
