@@ -127,7 +127,8 @@ static void work_function(pool *p, block *b, cli_arena *arena)
                     text = res.text;
                     len = res.len;
                 }
-                if (o->format == FORMAT_LINES && memchr(text, '\n', len)) {
+                if (o->format == FORMAT_LINES &&
+                    !(fn->flags & WJ_FN_COMPACT) && memchr(text, '\n', len)) {
                     size_t ml = strlen(fn->name) + 80;
                     msg = malloc(ml);
                     if (msg)

@@ -238,15 +238,15 @@ static const wj_param p_encode[] = {{"BODY", WJ_ARG_DOCUMENT},
 /* clang-format off */
 static const wj_function table[] = {
     {"wire_json", PARAMS(p_wire), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
      "the wire rendering: compact, sorted, a schema's properties in the "
      "order of its required array", call_wire_json},
     {"wire_json_sorted", PARAMS(p_doc), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
      "the wire rendering with every object sorted, no schema rule",
      call_wire_json_sorted},
     {"canonical_json", PARAMS(p_doc), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
      "RFC 8785 canonical JSON, the identity key", call_canonical_json},
     {"data_digest", PARAMS(p_doc), WJ_RESULT_DIGEST,
      EVERYWHERE | WJ_FN_JQ_TEXT,

@@ -434,6 +434,9 @@ typedef enum wj_result_kind {
                                       (a raw body), another value its JSON */
 #define WJ_FN_JQ_STRING_INPUT 0x2000u /* wirejq: the input must be a string,
                                          the text itself (as NAME_text) */
+#define WJ_FN_COMPACT     0x4000u /* the result is a rendering: no whitespace
+                                     outside strings, so never a line break
+                                     (the command line need not look for one) */
 
 typedef struct wj_param {
     const char *name; /* as the docs call it: "X", "data_member", "texts" */

@@ -193,7 +193,16 @@ static void test_front_end_flags(void)
     CHECK(row("wirejson_error")->flags & WJ_FN_JQ_STRING_INPUT);
     CHECK(!(row("wire_json")->flags & WJ_FN_JQ_RAW_INPUT));
     CHECK(row("wirejson_version")->flags & WJ_FN_STABLE);
+    /* compact: the renderings; not what keeps a client's spelling */
+    CHECK(row("wire_json")->flags & WJ_FN_COMPACT);
+    CHECK(row("wire_json_sorted")->flags & WJ_FN_COMPACT);
+    CHECK(row("canonical_json")->flags & WJ_FN_COMPACT);
+    CHECK(!(row("encode_with_schemas")->flags & WJ_FN_COMPACT));
+    CHECK(!(row("with_top_level")->flags & WJ_FN_COMPACT));
+    CHECK(!(row("canonical_arguments")->flags & WJ_FN_COMPACT));
     for (k = 0; k < n; k++) {
+        if (t[k].flags & WJ_FN_COMPACT)
+            CHECK(t[k].result == WJ_RESULT_JSON);
         if (t[k].flags & jq_only)
             CHECK(t[k].flags & WJ_FN_JQ);
         if (t[k].flags & WJ_FN_JQ_NAMES_GIVEN)
