@@ -66,6 +66,23 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
     return 1;
 }
 
+int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
+                    Py_buffer *view, size_t *at)
+{
+    Py_ssize_t n = PyLong_AsSsize_t(start);
+    if (n == -1 && PyErr_Occurred())
+        return -1;
+    if (PyObject_GetBuffer(buffer, view, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (n < 0 || n > view->len) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: start out of range", func);
+        return -1;
+    }
+    *at = (size_t)n;
+    return 0;
+}
+
 /* Splits and keys the lines of p[at..size) (see the file's comment);
  * returns how many, *end the offset after the last one taken. */
 static size_t scan(const unsigned char *p, size_t size, size_t at, int final,
@@ -102,7 +119,7 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
                            Py_ssize_t nargs)
 {
     Py_buffer view;
-    Py_ssize_t start;
+    size_t start;
     int final, digest;
     wjpy_line *recs;
     size_t n, k, end = 0;
@@ -114,26 +131,17 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
                         "key_lines(buffer, start, final, digest)");
         return NULL;
     }
-    start = PyLong_AsSsize_t(a[1]);
-    if (start == -1 && PyErr_Occurred())
-        return NULL;
     if ((final = PyObject_IsTrue(a[2])) < 0 ||
-        (digest = PyObject_IsTrue(a[3])) < 0)
+        (digest = PyObject_IsTrue(a[3])) < 0 ||
+        wjpy_block_args("key_lines", a[0], a[1], &view, &start) < 0)
         return NULL;
-    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    if (start < 0 || start > view.len) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "key_lines: start out of range");
-        return NULL;
-    }
     recs = PyMem_RawMalloc(WJPY_MAX_LINES * sizeof *recs);
     if (!recs) {
         PyBuffer_Release(&view);
         return PyErr_NoMemory();
     }
     Py_BEGIN_ALLOW_THREADS
-    n = scan(view.buf, (size_t)view.len, (size_t)start, final, digest, recs,
+    n = scan(view.buf, (size_t)view.len, start, final, digest, recs,
              &end);
     Py_END_ALLOW_THREADS
     items = PyList_New((Py_ssize_t)n);

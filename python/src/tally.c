@@ -12,6 +12,9 @@
  *   t.lines, t.nonblank, t.valid, t.errors, t.distinct
  *   data, bounds = t.spill(nbuckets)                   # the spill file
  *
+ * (With --member or --key messages_digest the job keys lines in Python and
+ * gives each key to add_key instead: the table and the spill stay here.)
+ *
  * add keys the lines of buffer[start:] (those after the last \n wait for
  * the next block unless final; at most WJPY_MAX_LINES a call) with the GIL
  * released while it splits, digests and updates its table.  Lines are
@@ -41,7 +44,10 @@
  */
 #include "wjpy.h"
 
+#include <stddef.h>
 #include <string.h>
+
+#include <structmember.h>
 
 #define MAX_ERRORS 100
 
@@ -97,7 +103,8 @@ static size_t slot_of(const unsigned char *key, size_t mask)
     return (size_t)h & mask;
 }
 
-/* Room for one more entry and its slot: 0, or -1 (the tally unchanged). */
+/* Room for one more entry and its slot: 0, 1 when the index was rebuilt
+ * (its slots moved), or -1 (the tally unchanged). */
 static int reserve(tally *self)
 {
     if (self->n == self->cap) {
@@ -128,6 +135,7 @@ static int reserve(tally *self)
         PyMem_RawFree(self->index);
         self->index = index;
         self->mask = slots - 1;
+        return 1;
     }
     return 0;
 }
@@ -146,6 +154,33 @@ static entry *find(tally *self, const unsigned char *key, size_t *slot)
     }
     *slot = s;
     return NULL;
+}
+
+/* Counts key once more: a new key gets an entry (count 1, its line, off,
+ * len).  1 for a new key, 0 for a known one, -1 when out of memory (the
+ * tally unchanged). */
+static int count_key(tally *self, const unsigned char *key, uint64_t line,
+                     uint64_t off, uint64_t len)
+{
+    size_t slot = 0;
+    entry *e = self->index ? find(self, key, &slot) : NULL;
+    int grown;
+    if (e) {
+        e->count++;
+        return 0;
+    }
+    if ((grown = reserve(self)) < 0)
+        return -1;
+    if (grown)
+        find(self, key, &slot);
+    e = &self->entries[self->n];
+    memcpy(e->key, key, 32);
+    e->count = 1;
+    e->line = line;
+    e->off = off;
+    e->len = len;
+    self->index[slot] = (uint32_t)(++self->n);
+    return 1;
 }
 
 /* What one add call does without the GIL. */
@@ -170,25 +205,13 @@ static void add_lines(tally *self, work *w)
     while (taken < WJPY_MAX_LINES &&
            wjpy_next_line(w->p, w->size, w->at, w->final, 1, &r, &next)) {
         if (r.kind == WJPY_LINE_KEYED) {
-            size_t slot = 0;
-            entry *e = self->index ? find(self, r.key, &slot) : NULL;
-            if (e) {
-                e->count++;
-            } else {
-                if (reserve(self) < 0) {
-                    w->nomem = 1;
-                    break;
-                }
-                find(self, r.key, &slot); /* the slot after any growth */
-                e = &self->entries[self->n];
-                memcpy(e->key, r.key, 32);
-                e->count = 1;
-                e->line = self->lines + 1;
-                /* with candidates: the line's start in the buffer until
-                 * add_cand gives it its offset in the candidates file */
-                e->off = w->candidates ? r.start : w->base + r.start;
-                e->len = r.len;
-                self->index[slot] = (uint32_t)(++self->n);
+            /* with candidates: the line's start in the buffer until
+             * cand_bytes gives it its offset in the candidates file */
+            if (count_key(self, r.key, self->lines + 1,
+                          w->candidates ? r.start : w->base + r.start,
+                          r.len) < 0) {
+                w->nomem = 1;
+                break;
             }
             self->nonblank++;
             self->valid++;
@@ -252,7 +275,7 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
 {
     tally *self = (tally *)op;
     Py_buffer view;
-    Py_ssize_t start;
+    size_t start;
     unsigned long long base;
     int final, candidates;
     work *w;
@@ -264,22 +287,13 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
                         "add(buffer, start, final, base, candidates)");
         return NULL;
     }
-    start = PyLong_AsSsize_t(a[1]);
-    if (start == -1 && PyErr_Occurred())
-        return NULL;
     base = PyLong_AsUnsignedLongLong(a[3]);
     if (base == (unsigned long long)-1 && PyErr_Occurred())
         return NULL;
     if ((final = PyObject_IsTrue(a[2])) < 0 ||
-        (candidates = PyObject_IsTrue(a[4])) < 0)
+        (candidates = PyObject_IsTrue(a[4])) < 0 ||
+        wjpy_block_args("Tally.add", a[0], a[1], &view, &start) < 0)
         return NULL;
-    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
-        return NULL;
-    if (start < 0 || start > view.len) {
-        PyBuffer_Release(&view);
-        PyErr_SetString(PyExc_ValueError, "Tally.add: start out of range");
-        return NULL;
-    }
     w = PyMem_RawMalloc(sizeof *w);
     if (!w) {
         PyBuffer_Release(&view);
@@ -292,7 +306,7 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
     }
     w->p = view.buf;
     w->size = (size_t)view.len;
-    w->at = (size_t)start;
+    w->at = start;
     w->final = final;
     w->candidates = candidates;
     w->base = base;
@@ -333,6 +347,33 @@ done:
     PyMem_RawFree(w);
     PyBuffer_Release(&view);
     return result;
+}
+
+static PyObject *tally_add_key(PyObject *op, PyObject *const *a,
+                               Py_ssize_t nargs)
+{
+    tally *self = (tally *)op;
+    unsigned long long v[3];
+    int k, fresh;
+
+    if (nargs != 4 || !PyBytes_Check(a[0]) || PyBytes_GET_SIZE(a[0]) != 32) {
+        PyErr_SetString(PyExc_TypeError,
+                        "add_key(key: 32 bytes, line, offset, length)");
+        return NULL;
+    }
+    for (k = 0; k < 3; k++) {
+        v[k] = PyLong_AsUnsignedLongLong(a[k + 1]);
+        if (v[k] == (unsigned long long)-1 && PyErr_Occurred())
+            return NULL;
+    }
+    if (enter(self) < 0)
+        return NULL;
+    fresh = count_key(self, (const unsigned char *)PyBytes_AS_STRING(a[0]),
+                      v[0], v[1], v[2]);
+    self->busy = 0;
+    if (fresh < 0)
+        return PyErr_NoMemory();
+    return PyBool_FromLong(fresh);
 }
 
 static void put64(unsigned char *p, uint64_t v)
@@ -401,24 +442,6 @@ done:
     return result;
 }
 
-static PyObject *get_lines(PyObject *op, void *c)
-{
-    (void)c;
-    return PyLong_FromUnsignedLongLong(((tally *)op)->lines);
-}
-
-static PyObject *get_nonblank(PyObject *op, void *c)
-{
-    (void)c;
-    return PyLong_FromUnsignedLongLong(((tally *)op)->nonblank);
-}
-
-static PyObject *get_valid(PyObject *op, void *c)
-{
-    (void)c;
-    return PyLong_FromUnsignedLongLong(((tally *)op)->valid);
-}
-
 static PyObject *get_distinct(PyObject *op, void *c)
 {
     (void)c;
@@ -449,6 +472,11 @@ static PyMethodDef tally_methods[] = {
      "starts.  A new key's offset is base + the line's start, or with\n"
      "candidates the running offset in the candidates file, and cand the\n"
      "call's new lines each with \\n to append to it (else None)."},
+    {"add_key", (PyCFunction)(void (*)(void))tally_add_key, METH_FASTCALL,
+     "add_key(key, line, offset, length, /)\n--\n\n"
+     "Counts a key found outside add (a line keyed in Python): a new key\n"
+     "gets an entry with that first line, offset and length.  True when the\n"
+     "key is new.  The line counts are add's alone."},
     {"spill", tally_spill, METH_O,
      "spill(nbuckets, /)\n--\n\n"
      "(data, bounds): a 64-byte record <32sQQQQ (key, count, first line,\n"
@@ -458,10 +486,17 @@ static PyMethodDef tally_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyMemberDef tally_members[] = {
+    {"lines", T_ULONGLONG, offsetof(tally, lines), READONLY,
+     "lines read by add, blank ones included"},
+    {"nonblank", T_ULONGLONG, offsetof(tally, nonblank), READONLY,
+     "lines add read that are not blank"},
+    {"valid", T_ULONGLONG, offsetof(tally, valid), READONLY,
+     "lines add read that keyed"},
+    {NULL, 0, 0, 0, NULL},
+};
+
 static PyGetSetDef tally_getset[] = {
-    {"lines", get_lines, NULL, "lines read, blank ones included", NULL},
-    {"nonblank", get_nonblank, NULL, "lines that are not blank", NULL},
-    {"valid", get_valid, NULL, "lines that keyed", NULL},
     {"distinct", get_distinct, NULL, "distinct keys", NULL},
     {"errors", get_errors, NULL,
      "the first 100 errors as (line, message), a new list", NULL},
@@ -480,6 +515,7 @@ static PyType_Slot tally_slots[] = {
     {Py_tp_dealloc, tally_dealloc},
     {Py_tp_repr, tally_repr},
     {Py_tp_methods, tally_methods},
+    {Py_tp_members, tally_members},
     {Py_tp_getset, tally_getset},
     {Py_tp_doc, (void *)tally_doc},
     {0, NULL},

@@ -20,6 +20,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <stdint.h>
+
 #include "wirejson.h"
 
 /* The writers the module uses: plain (JSON text of a value), canonical
@@ -194,8 +196,7 @@ extern PyType_Spec wjpy_conversation_spec;
 /* _wirejson.key_lines, added to the module by module.c. */
 extern PyMethodDef wjpy_key_lines_def;
 
-/* The one home of the job's line rules, shared with tally.c. */
-#include <stdint.h>
+/* ---------------------------------------------------- lines.c, tally.c */
 
 /* At most this many lines a call of key_lines or Tally.add, so a block of
  * tiny lines holds bounded memory; the caller calls again from the end it
@@ -226,11 +227,16 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
  * (MemoryError when the core ran out of memory).  Needs the GIL. */
 PyObject *wjpy_line_message(const wjpy_line *r);
 
-/* ---------------------------------------------------------------- tally.c */
+/* The (buffer, start) arguments of a call over a block, for func's
+ * messages: the buffer held in *view (release it) and start, checked to be
+ * within it, in *at; or -1 with an exception set and nothing held. */
+int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
+                    Py_buffer *view, size_t *at);
 
+/* The Tally type (tally.c), added to the module by module.c. */
 extern PyType_Spec wjpy_tally_spec;
 
-/* _wirejson.keep_freed_memory, added the same way. */
+/* _wirejson.keep_freed_memory (memory.c), added like key_lines. */
 extern PyMethodDef wjpy_keep_freed_memory_def;
 
 #endif /* WIREJSON_WJPY_H */

@@ -283,12 +283,13 @@ def map_partition(part, key, member, nbuckets, work):
     the errors and one entry per key, gives each block's new lines for
     cand-<i> and builds the spill, so no Python runs per line or per key.
     Any other key takes each line's bytes from key_lines and keys it in
-    Python through _key_function."""
+    Python through _key_function; the Tally still keeps the keys (add_key)
+    and builds the spill."""
     i, shown, gz = part[0], part[6], part[5]
     fast = key == "data_digest" and member is None
     keyed = None if fast else _key_function(key, member)
     fromhex = bytes.fromhex
-    seen = {}
+    tally = Tally()
     errors = []
     counts = [0, 0, 0]  # lines, non-blank, valid
     stamp = []
@@ -298,7 +299,8 @@ def map_partition(part, key, member, nbuckets, work):
         stamp[:] = [st.st_size, st.st_mtime_ns]
 
     def scan(write):
-        get = seen.get
+        """Any other key: key_lines gives each line's bytes, keyed here."""
+        add_key = tally.add_key
         lines = nonblank = valid = offset = 0
 
         def step(block, at, final, base):
@@ -318,21 +320,14 @@ def map_partition(part, key, member, nbuckets, work):
                         errors.append((lines + j + 1, str(e)))
                     continue
                 valid += 1
-                entry = get(k)
-                if entry is None:
-                    at, n = sp[2 * j], sp[2 * j + 1]
-                    if write is None:
-                        seen[k] = [1, lines + j + 1, base + at, n]
-                    else:
-                        seen[k] = [1, lines + j + 1, offset, n]
-                        write(bytes(buf[at:at + n]) + b"\n")
-                        offset += n + 1
-                else:
-                    entry[0] += 1
+                at, n = sp[2 * j], sp[2 * j + 1]
+                if write is None:
+                    add_key(k, lines + j + 1, base + at, n)
+                elif add_key(k, lines + j + 1, offset, n):
+                    write(bytes(buf[at:at + n]) + b"\n")
+                    offset += n + 1
             lines += len(items)
         counts[:] = [lines, nonblank, valid]
-
-    tally = Tally() if fast else None
 
     def tally_scan(write):
         def step(block, at, final, base):
@@ -359,22 +354,10 @@ def map_partition(part, key, member, nbuckets, work):
     if fast:
         counts[:] = [tally.lines, tally.nonblank, tally.valid]
         errors = tally.errors
-        data, bounds = tally.spill(nbuckets)
-        del tally
-        _publish(os.path.join(work, "spill-%d" % i), lambda f: f.write(data))
-        del data
-    else:
-        buckets = [[] for _ in range(nbuckets)]
-        pack = SPILL.pack
-        for k, (count, line, off, length) in seen.items():
-            buckets[(k[0] << 8 | k[1]) % nbuckets].append(
-                pack(k, count, line, off, length))
-        del seen
-        bounds = [0]
-        for b in buckets:
-            bounds.append(bounds[-1] + len(b) * SPILL.size)
-        _publish(os.path.join(work, "spill-%d" % i),
-                 lambda f: [f.write(b"".join(b)) for b in buckets])
+    data, bounds = tally.spill(nbuckets)
+    del tally
+    _publish(os.path.join(work, "spill-%d" % i), lambda f: f.write(data))
+    del data
     return {"lines": counts[0], "nonblank": counts[1], "valid": counts[2],
             "errors": errors, "bounds": bounds, "stamp": stamp}
 
