@@ -19,7 +19,6 @@
  * record does not leave the thread holding its memory.
  */
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -28,21 +27,15 @@
 #define KEEP_MAX ((size_t)64 << 20)
 #define ALIGN 16
 
-typedef struct header {
+typedef struct cli_arena_header {
     size_t size;
     size_t pad; /* the blocks stay 16-byte aligned */
 } header;
 
-typedef struct chunk {
-    struct chunk *older; /* a chunk outgrown during this record */
+typedef struct cli_arena_chunk {
+    struct cli_arena_chunk *older; /* a chunk outgrown during this record */
     size_t cap;
 } chunk;
-
-struct cli_arena {
-    chunk *now;   /* the chunk blocks are cut from */
-    size_t used;  /* bytes of it cut so far */
-    header *last; /* the last block cut, or NULL */
-};
 
 static size_t round_up(size_t n)
 {
@@ -51,8 +44,8 @@ static size_t round_up(size_t n)
 
 static chunk *chunk_new(size_t at_least)
 {
-    size_t cap = cli_big_capacity(at_least);
-    chunk *c = cli_big_realloc(NULL, 0, cap);
+    size_t cap = at_least;
+    chunk *c = cli_big_realloc(NULL, 0, &cap);
     if (c) {
         c->older = NULL;
         c->cap = cap;
@@ -65,19 +58,12 @@ static void chunk_free(chunk *c)
     cli_big_free(c, c->cap);
 }
 
-cli_arena *cli_arena_new(void)
+void cli_arena_release(cli_arena *a)
 {
-    return calloc(1, sizeof(cli_arena));
-}
-
-void cli_arena_free(cli_arena *a)
-{
-    if (!a)
-        return;
     cli_arena_reset(a);
     if (a->now)
         chunk_free(a->now);
-    free(a);
+    a->now = NULL;
 }
 
 void cli_arena_reset(cli_arena *a)
@@ -101,10 +87,11 @@ void cli_arena_reset(cli_arena *a)
 
 static void *cut(cli_arena *a, size_t size)
 {
-    size_t need = sizeof(header) + round_up(size);
+    size_t need;
     header *h;
     if (size > SIZE_MAX / 2)
         return NULL;
+    need = sizeof(header) + round_up(size);
     if (!a->now || a->now->cap - a->used < need) {
         size_t want = round_up(sizeof(chunk)) + need;
         chunk *c;

@@ -49,18 +49,22 @@ typedef struct cli_buf {
     size_t len, cap;
 } cli_buf;
 
-/* Large buffers (memory.c): a capacity of at least need, to grow to with
- * cli_big_realloc (NULL when out of memory; p is kept) and release with
- * cli_big_free, each told the capacity p has now. */
-size_t cli_big_capacity(size_t need);
-void *cli_big_realloc(void *p, size_t old_cap, size_t new_cap);
+/* Large buffers (memory.c): p (of capacity old_cap; NULL and 0 for a new
+ * one) grown to a capacity of at least *cap, the capacity it got in *cap;
+ * NULL when out of memory (p is kept).  Release with cli_big_free, told the
+ * capacity. */
+void *cli_big_realloc(void *p, size_t old_cap, size_t *cap);
 void cli_big_free(void *p, size_t cap);
 
 /* A thread's memory for the core's calls on one record (arena.c): blocks
- * from cli_arena_alloc's hooks live until cli_arena_reset. */
-typedef struct cli_arena cli_arena;
-cli_arena *cli_arena_new(void); /* NULL: out of memory */
-void cli_arena_free(cli_arena *a);
+ * from cli_arena_alloc's hooks live until cli_arena_reset.  A zeroed
+ * cli_arena is empty and ready; cli_arena_release gives its memory back. */
+typedef struct cli_arena {
+    struct cli_arena_chunk *now; /* the chunk blocks are cut from */
+    size_t used;                 /* bytes of it cut so far */
+    struct cli_arena_header *last; /* the last block cut, or NULL */
+} cli_arena;
+void cli_arena_release(cli_arena *a);
 void cli_arena_reset(cli_arena *a);
 wj_alloc cli_arena_alloc(cli_arena *a);
 

@@ -42,21 +42,17 @@ static void *map_huge(size_t size)
     return p;
 }
 
-size_t cli_big_capacity(size_t need)
-{
-    return is_mapped(need) ? mapped_size(need) : need;
-}
-
-void *cli_big_realloc(void *p, size_t old_cap, size_t new_cap)
+void *cli_big_realloc(void *p, size_t old_cap, size_t *cap)
 {
     void *n;
-    if (!is_mapped(new_cap))
-        return realloc(p, new_cap);
+    if (!is_mapped(*cap))
+        return realloc(p, *cap);
+    *cap = mapped_size(*cap);
     if (is_mapped(old_cap)) {
-        n = mremap(p, old_cap, new_cap, MREMAP_MAYMOVE);
+        n = mremap(p, old_cap, *cap, MREMAP_MAYMOVE);
         return n == MAP_FAILED ? NULL : n;
     }
-    n = map_huge(new_cap);
+    n = map_huge(*cap);
     if (n && p) {
         memcpy(n, p, old_cap);
         free(p);

@@ -209,7 +209,7 @@ int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
 static void *worker(void *arg)
 {
     pool *p = arg;
-    cli_arena *arena = cli_arena_new();
+    cli_arena arena = {0};
     pthread_mutex_lock(&p->mu);
     for (;;) {
         block *b;
@@ -225,10 +225,7 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
-        if (arena)
-            work_block(p, b, arena);
-        else
-            b->no_memory = 1;
+        work_block(p, b, &arena);
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
             p->stop = 1;
@@ -236,7 +233,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
-    cli_arena_free(arena);
+    cli_arena_release(&arena);
     return NULL;
 }
 
@@ -364,8 +361,7 @@ static int reserve(block *b, size_t need)
         return 0;
     while (c < need)
         c *= 2;
-    c = cli_big_capacity(c);
-    n = cli_big_realloc(b->in, b->in_cap, c);
+    n = cli_big_realloc(b->in, b->in_cap, &c);
     if (!n)
         return -1;
     b->in = n;

@@ -20,8 +20,7 @@ int cli_buf_reserve(cli_buf *b, size_t more)
     cap = b->cap ? b->cap : 4096;
     while (cap - b->len < more)
         cap *= 2;
-    cap = cli_big_capacity(cap);
-    p = cli_big_realloc(b->ptr, b->cap, cap);
+    p = cli_big_realloc(b->ptr, b->cap, &cap);
     if (!p)
         return -1;
     b->ptr = p;
