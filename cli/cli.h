@@ -43,10 +43,12 @@ typedef struct cli_options {
 
 /* ---------------------------------------------------------------- output */
 
-/* A growable byte buffer. */
+/* A growable byte buffer; lent: ptr is cut from memory someone else frees
+ * (memory.c). */
 typedef struct cli_buf {
     char *ptr;
     size_t len, cap;
+    int lent;
 } cli_buf;
 
 /* Large buffers (memory.c): p (of capacity old_cap; NULL and 0 for a new
@@ -55,6 +57,10 @@ typedef struct cli_buf {
  * capacity. */
 void *cli_big_realloc(void *p, size_t old_cap, size_t *cap);
 void cli_big_free(void *p, size_t cap);
+/* The same for a buffer that may be lent (*lent): a lent one's first len
+ * bytes move to a buffer of its own, and *lent becomes 0. */
+void *cli_big_grow(void *p, size_t len, size_t old_cap, size_t *cap,
+                   int *lent);
 
 /* A thread's memory for the core's calls on one record (arena.c): blocks
  * from cli_arena_alloc's hooks live until cli_arena_reset.  A zeroed
@@ -167,6 +173,7 @@ size_t cli_tsv_unescape(char *p, size_t n);
 typedef struct cli_block {
     char *in; /* complete records, then (while filling) a partial one */
     size_t in_len, in_cap;
+    int in_lent; /* in is cut from the run's shared first buffers */
     size_t *ends; /* each record's end in in */
     size_t n_rec, ends_cap;
     const char *file;

@@ -20,8 +20,13 @@
 
 #include "cli.h"
 
-#define BLOCK_BYTES (256 * 1024)
-#define READ_BYTES (256 * 1024)
+#define BLOCK_BYTES (256 * 1024) /* a block is handed on past this */
+#define READ_BYTES (512 * 1024)  /* at most this much a read */
+/* A block's first room for its records and for their results: before a
+ * read, a block holds less than BLOCK_BYTES of records and the start of one
+ * more, so only a record of hundreds of KB makes it grow. */
+#define IN_BYTES (1024 * 1024)
+#define OUT_BYTES (512 * 1024)
 #define MAX_FIELDS 256
 
 typedef cli_block block;
@@ -30,6 +35,11 @@ typedef struct pool {
     const cli_options *o;
     block *blocks;
     size_t n_blocks;
+    /* every block's first buffers, cut from one mapping of huge pages: a
+     * fresh 4 KiB page costs microseconds on a virtual machine, and a run
+     * would otherwise fault in the ring page by page */
+    char *first_buffers;
+    size_t first_size;
     uint64_t submitted, taken, written;
     int quit;
     /* the reading is over: the writing thread ends once all is written */
@@ -355,13 +365,13 @@ static void submit(pool *p)
 /* Room for need bytes in b->in. */
 static int reserve(block *b, size_t need)
 {
-    size_t c = b->in_cap ? b->in_cap : BLOCK_BYTES + READ_BYTES;
+    size_t c = b->in_cap;
     char *n;
     if (need <= b->in_cap)
         return 0;
     while (c < need)
         c *= 2;
-    n = cli_big_realloc(b->in, b->in_cap, &c);
+    n = cli_big_grow(b->in, b->in_len, b->in_cap, &c, &b->in_lent);
     if (!n)
         return -1;
     b->in = n;
@@ -431,8 +441,7 @@ static int run_file(pool *p, const char *name, size_t index,
             cli_error("out of memory");
             goto out;
         }
-        n = cli_source_read(&src, b->in + b->in_len, b->in_cap - b->in_len,
-                            &st);
+        n = cli_source_read(&src, b->in + b->in_len, READ_BYTES, &st);
         if (n < 0)
             goto out;
         if (n == 0)
@@ -533,6 +542,27 @@ out:
     return st;
 }
 
+/* Lends each block its first buffers, cut from one mapping; -1 when out
+ * of memory. */
+static int lend_first_buffers(pool *p)
+{
+    size_t each = IN_BYTES + OUT_BYTES, k;
+    p->first_size = p->n_blocks * each;
+    p->first_buffers = cli_big_realloc(NULL, 0, &p->first_size);
+    if (!p->first_buffers)
+        return -1;
+    for (k = 0; k < p->n_blocks; k++) {
+        block *b = &p->blocks[k];
+        b->in = p->first_buffers + k * each;
+        b->in_cap = IN_BYTES;
+        b->in_lent = 1;
+        b->out.ptr = b->in + b->in_cap;
+        b->out.cap = OUT_BYTES;
+        b->out.lent = 1;
+    }
+    return 0;
+}
+
 int cli_run_function(const cli_options *o)
 {
     return cli_run_blocks(o, NULL);
@@ -562,8 +592,10 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
     threads = calloc(o->jobs, sizeof *threads);
-    if (!p.blocks || !threads) {
+    if (!p.blocks || !threads || lend_first_buffers(&p)) {
         cli_error("out of memory");
+        free(p.blocks);
+        free(threads);
         return EXIT_USAGE;
     }
     for (k = 0; k < p.n_blocks; k++)
@@ -617,11 +649,13 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
                   p.first_fail ? p.first_fail : "(out of memory)");
     }
     for (k = 0; k < p.n_blocks; k++) {
-        cli_big_free(p.blocks[k].in, p.blocks[k].in_cap);
+        if (!p.blocks[k].in_lent)
+            cli_big_free(p.blocks[k].in, p.blocks[k].in_cap);
         free(p.blocks[k].ends);
         free(p.blocks[k].fail_msg);
         cli_buf_free(&p.blocks[k].out);
     }
+    cli_big_free(p.first_buffers, p.first_size);
     free(p.blocks);
     free(threads);
     free(p.first_fail);

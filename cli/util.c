@@ -20,7 +20,7 @@ int cli_buf_reserve(cli_buf *b, size_t more)
     cap = b->cap ? b->cap : 4096;
     while (cap - b->len < more)
         cap *= 2;
-    p = cli_big_realloc(b->ptr, b->cap, &cap);
+    p = cli_big_grow(b->ptr, b->len, b->cap, &cap, &b->lent);
     if (!p)
         return -1;
     b->ptr = p;
@@ -40,9 +40,11 @@ int cli_buf_append(cli_buf *b, const void *p, size_t n)
 
 void cli_buf_free(cli_buf *b)
 {
-    cli_big_free(b->ptr, b->cap);
+    if (!b->lent)
+        cli_big_free(b->ptr, b->cap);
     b->ptr = NULL;
     b->len = b->cap = 0;
+    b->lent = 0;
 }
 
 void cli_error(const char *fmt, ...)
