@@ -9,6 +9,7 @@
  * already read are handed on before the read, so a caller that waits for
  * answers gets them.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -220,6 +221,7 @@ static void *worker(void *arg)
 {
     pool *p = arg;
     cli_arena arena = {0};
+    pthread_setname_np(pthread_self(), "wj-work");
     pthread_mutex_lock(&p->mu);
     for (;;) {
         block *b;
@@ -292,6 +294,7 @@ static int write_block(pool *p, uint64_t seq)
 static void *writer(void *arg)
 {
     pool *p = arg;
+    pthread_setname_np(pthread_self(), "wj-write");
     pthread_mutex_lock(&p->mu);
     for (;;) {
         uint64_t seq = p->written;
