@@ -31,7 +31,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
 {
     cli_field a[MAX_FIELDS], b[MAX_FIELDS];
     char *copy = malloc(len ? len : 1), *again;
-    cli_buf out = {NULL, 0, 0};
+    cli_buf out = {0};
     size_t na, nb, k;
     int bad;
     if (!copy)
