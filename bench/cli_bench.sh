@@ -61,7 +61,8 @@ for fn in data_digest canonical_json; do
         row "wirejson $fn -j $j" "$(best "$build/wirejson" "$fn" -j "$j" --no-progress "$work/c.jsonl")"
     done
 done
-row "wirejq -R data_digest_text" "$(best "$build/wirejq" -R data_digest_text "$work/c.jsonl")"
+wirejq=$(best "$build/wirejq" -R data_digest_text "$work/c.jsonl")
+row "wirejq -R data_digest_text" "$wirejq"
 row "jq -c ." "$(best jq -c . "$work/c.jsonl")"
 row "python json.loads + dumps(sort_keys) + sha256" "$(best /usr/bin/python3 -c '
 import hashlib, json, sys
@@ -76,6 +77,29 @@ row "wirejson dedup -j 2" "$(best "$build/wirejson" dedup -j 2 --out "$work/out"
 row "wirejson dedup -j 1" "$(best "$build/wirejson" dedup -j 1 --out "$work/out" "$work/c.jsonl")"
 before=
 rm -rf "$work/out"
+
+# The floor of data_digest on every core, whatever the program: a parse at
+# simdjson's speed (its DOM parse, nothing else) and SHA-256 of the
+# canonical bytes, split over the cores with nothing lost, against 10×
+# wirejq.  Speeds from core_bench (-DWIREJSON_BENCH=ON) over the same lines.
+if [ -x "$build/core_bench" ]; then
+    "$build/core_bench" --json --rounds 5 "$work/c.jsonl" > "$work/core.json"
+    canonical=$("$build/wirejson" canonical_json "$work/c.jsonl" | tr -d '\n' | wc -c)
+    /usr/bin/python3 - "$work/core.json" "$bytes" "$canonical" "$(nproc)" \
+        "${wirejq%% *}" <<'PY'
+import json, sys
+speeds = {f["name"]: f["mb_s"] for f in json.load(open(sys.argv[1]))[0]["functions"]}
+size, canonical, cores, wirejq = (float(v) for v in sys.argv[2:6])
+parse, sha = speeds["simdjson DOM parse"], speeds["SHA-256 (libcrypto)"]
+floor = (size / 1e6 / parse + canonical / 1e6 / sha) / cores
+print(f"\nfloor of data_digest on {cores:.0f} cores: parse {parse:.0f} MB/s + "
+      f"SHA-256 {sha:.0f} MB/s of {canonical / 1e6:.1f} MB = {floor:.3f} s "
+      f"({size / 1e6 / floor:.0f} MB/s); 10x wirejq needs {wirejq / 10:.3f} s "
+      f"({10 * size / 1e6 / wirejq:.0f} MB/s)")
+PY
+else
+    echo "(no $build/core_bench: the floor needs -DWIREJSON_BENCH=ON)"
+fi
 
 # Peak memory of dedup over about 2 GB: the corpus repeated, gzip'd (every
 # key seen 20 times: the distinct keys are those of the corpus), and the

@@ -13,14 +13,25 @@ in DuckDB's libduckdb.so from tests/duckdb (npm's
     SELECT sum(length(EXPR)) FROM bodies
 
 for wire_json(body), canonical_json(body), data_digest(body) and for
-DuckDB's json(body), sha256(body), md5(body).  Each figure is the best of
---rounds runs, in seconds; ratios are against json(body) and sha256(body)
-of the same thread count, and threads 1 against threads 2.
+DuckDB's json(body), sha256(body), md5(body), and the scan alone,
+sum(strlen(body)): what any function over the column costs before its own
+work.  Each figure is the best of --rounds runs, in seconds; ratios are
+against json(body) and sha256(body) of the same thread count, and threads 1
+against threads 2.
+
+Then the floor: bench/core_bench (built next to the extension, or
+--core-bench) over the same bodies gives, on this machine, the speed of
+simdjson's DOM parse (the fastest JSON parser at hand, doing nothing but
+parse) and of libcrypto's SHA-256.  No canonical_json can take less than
+the scan plus a parse of every body at that speed, and no data_digest less
+than that plus SHA-256 of the canonical bytes; both are printed as a
+fraction of json(body)'s time, next to the targets (0.5× and 0.6×).
 """
 import argparse
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -60,12 +71,49 @@ EXPRS = [("wire_json", "wire_json(body)"), ("canonical_json", "canonical_json(bo
          ("sha256", "sha256(body)"), ("md5", "md5(body)")]
 
 
+def best_time(con, sql, rounds):
+    best = None
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        con.rows(sql)
+        dt = time.perf_counter() - t0
+        best = dt if best is None else min(best, dt)
+    return best
+
+
+def core_speeds(core_bench, path):
+    """MB/s of the core's functions and its peers over the bodies in path."""
+    out = subprocess.run([core_bench, "--json", "--rounds", "5", path],
+                         check=True, capture_output=True, text=True).stdout
+    return {f["name"]: f["mb_s"] for f in json.loads(out)[0]["functions"]}
+
+
+def print_floor(times, speeds, size, canonical_size):
+    parse = speeds.get("simdjson DOM parse")
+    sha = speeds.get("SHA-256 (libcrypto)")
+    if not parse or not sha:
+        print("\nfloor: core_bench has no simdjson row (built without libsimdjson)")
+        return
+    scan, js = times[("scan", 1)], times[("json", 1)]
+    canonical = scan + size / 1e6 / parse
+    digest = canonical + canonical_size / 1e6 / sha
+    print(f"\nfloor, threads 1: scan {scan:.3f} s; simdjson DOM parse "
+          f"{parse:.0f} MB/s; SHA-256 {sha:.0f} MB/s (core_bench, same bodies)")
+    print(f"- canonical_json >= scan + parse = {canonical:.3f} s = "
+          f"{canonical / js:.2f}x json(x) (target 0.5x)")
+    print(f"- data_digest >= scan + parse + SHA-256 of {canonical_size / 1e6:.1f} MB "
+          f"= {digest:.3f} s = {digest / js:.2f}x json(x) (target 0.6x)")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("extension")
     ap.add_argument("--rows", type=int, default=500000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--core-bench", help="default: core_bench beside the extension")
     args = ap.parse_args()
+    args.core_bench = args.core_bench or os.path.join(
+        os.path.dirname(os.path.abspath(args.extension)), "core_bench")
     rng = random.Random(1)
     db = duck.Database()
     con = db.connect()
@@ -77,27 +125,36 @@ def main():
                 f.write(body(rng) + "\n")
         con.execute(f"CREATE TABLE bodies AS SELECT json AS body FROM "
                     f"read_json_objects('{path}', format='newline_delimited')")
-    n, size = con.rows("SELECT count(*), sum(strlen(body))::BIGINT FROM bodies")[0]
-    print(f"{n} rows, {size / 1e6:.1f} MB of JSON text")
-    times = {}
-    for threads in (1, 2):
-        con.execute(f"SET threads = {threads}")
-        for name, expr in EXPRS:
-            best = None
-            for _ in range(args.rounds):
-                t0 = time.perf_counter()
-                con.rows(f"SELECT sum(length({expr})) FROM bodies")
-                dt = time.perf_counter() - t0
-                best = dt if best is None else min(best, dt)
-            times[(name, threads)] = best
+        n, size, canonical_size = con.rows(
+            "SELECT count(*), sum(strlen(body))::BIGINT, "
+            "sum(strlen(canonical_json(body)))::BIGINT FROM bodies")[0]
+        print(f"{n} rows, {size / 1e6:.1f} MB of JSON text")
+        times = {}
+        # untimed: the first queries of a process pay for DuckDB's and the
+        # extension's first memory
+        for _, expr in EXPRS:
+            con.rows(f"SELECT sum(length({expr})) FROM bodies")
+        for threads in (1, 2):
+            con.execute(f"SET threads = {threads}")
+            for name, expr in EXPRS:
+                times[(name, threads)] = best_time(
+                    con, f"SELECT sum(length({expr})) FROM bodies", args.rounds)
+            times[("scan", threads)] = best_time(
+                con, "SELECT sum(strlen(body)) FROM bodies", args.rounds)
+        speeds = (core_speeds(args.core_bench, path)
+                  if os.path.exists(args.core_bench) else None)
     print("| function | threads 1 (s) | threads 2 (s) | × json(x) t1 | × json(x) t2 "
           "| × sha256(x) t1 | t1 / t2 |")
     print("|---|---|---|---|---|---|---|")
-    for name, _ in EXPRS:
+    for name in [name for name, _ in EXPRS] + ["scan"]:
         t1, t2 = times[(name, 1)], times[(name, 2)]
         print(f"| {name} | {t1:.3f} | {t2:.3f} | {t1 / times[('json', 1)]:.2f} "
               f"| {t2 / times[('json', 2)]:.2f} | {t1 / times[('sha256', 1)]:.2f} "
               f"| {t1 / t2:.2f} |")
+    if speeds:
+        print_floor(times, speeds, size, canonical_size)
+    else:
+        print(f"\nfloor: no {args.core_bench} (build with -DWIREJSON_BENCH=ON)")
     con.close()
     db.close()
 
