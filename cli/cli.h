@@ -200,10 +200,11 @@ typedef struct cli_block {
 int cli_block_record(cli_block *b, size_t r, size_t *start, size_t *end);
 
 /* What a run does with its blocks, instead of calling the options' function:
- * work on any thread (results into b->out), consume on the main thread in
+ * work on any thread (results into b->out; the thread's arena for the
+ * core's calls, reset as work sees fit), consume on the writing thread in
  * input order (0, or the exit status to stop with). */
 typedef struct cli_block_hooks {
-    void (*work)(void *ctx, cli_block *b);
+    void (*work)(void *ctx, cli_block *b, cli_arena *arena);
     int (*consume)(void *ctx, cli_block *b);
     void *ctx;
 } cli_block_hooks;

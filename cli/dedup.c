@@ -306,8 +306,8 @@ static char *member_text(const job *j, const char *text, size_t len,
 
 /* The key of one line (no terminator) into key[32], or a message. */
 static char *key_line(const job *j, const char *line, size_t len,
-                      unsigned char key[32], cli_buf *t1, cli_buf *t2,
-                      cli_buf *t3)
+                      const wj_alloc *mem, unsigned char key[32],
+                      cli_buf *t1, cli_buf *t2, cli_buf *t3)
 {
     const char *body = line, *fn = j->messages ? "messages_digest"
                                                : "data_digest";
@@ -337,20 +337,21 @@ static char *key_line(const job *j, const char *line, size_t len,
             return msg;
         body = dst->ptr ? dst->ptr : "";
         blen = dst->len;
-        rc = wj_messages_digest(body, blen, NULL, hex, &err);
+        rc = wj_messages_digest(body, blen, mem, hex, &err);
     } else
-        rc = wj_data_digest(body, blen, NULL, hex, &err);
+        rc = wj_data_digest(body, blen, mem, hex, &err);
     if (rc != WJ_OK)
         return wj_error_message(&err, fn, NULL, NULL);
     wj_digest_bytes(hex, key);
     return NULL;
 }
 
-static void work(void *ctx, cli_block *b)
+static void work(void *ctx, cli_block *b, cli_arena *arena)
 {
     const job *j = ctx;
     cli_buf t1 = {0}, t2 = {0}, t3 = {0};
     size_t r, start, end;
+    wj_alloc mem = cli_arena_alloc(arena);
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
         size_t len = end - start;
@@ -365,7 +366,8 @@ static void work(void *ctx, cli_block *b)
                 goto nomem;
             continue;
         }
-        msg = key_line(j, line, len, key + 1, &t1, &t2, &t3);
+        cli_arena_reset(arena);
+        msg = key_line(j, line, len, &mem, key + 1, &t1, &t2, &t3);
         if (!msg) {
             key[0] = TAG_KEY;
             if (cli_buf_append(&b->out, key, 33))

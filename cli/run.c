@@ -173,7 +173,7 @@ static void work_function(pool *p, block *b, cli_arena *arena)
 static void work_block(pool *p, block *b, cli_arena *arena)
 {
     if (p->hooks) {
-        p->hooks->work(p->hooks->ctx, b);
+        p->hooks->work(p->hooks->ctx, b, arena);
         return;
     }
     work_function(p, b, arena);
