@@ -167,13 +167,11 @@ size_t cli_tsv_unescape(char *p, size_t n);
 
 /* ---------------------------------------------------------------- the run */
 
-/* A block of records read from one file: in[0..in_len), record r ending at
- * ends[r] (its separator included), the first one at line (or row)
- * first_line of files[file_index]. */
+/* A block of records read from one file: in.ptr[0..in.len), record r
+ * ending at ends[r] (its separator included), the first one at line (or
+ * row) first_line of files[file_index]. */
 typedef struct cli_block {
-    char *in; /* complete records, then (while filling) a partial one */
-    size_t in_len, in_cap;
-    int in_lent; /* in is cut from the run's shared first buffers */
+    cli_buf in; /* complete records, then (while filling) a partial one */
     size_t *ends; /* each record's end in in */
     size_t n_rec, ends_cap;
     const char *file;
@@ -193,7 +191,7 @@ typedef struct cli_block {
     cli_format format;
 } cli_block;
 
-/* Record r of b (taken in order, from 0): b->in[*start..*end), its
+/* Record r of b (taken in order, from 0): b->in.ptr[*start..*end), its
  * separator included; 0 when b has no record r.  A block the reader only cut
  * is split here, one record at a time as the work reaches it, so each
  * record's bytes are read while they are in cache. */

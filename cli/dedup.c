@@ -355,7 +355,7 @@ static void work(void *ctx, cli_block *b, cli_arena *arena)
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
         size_t len = end - start;
-        const char *line = b->in + start;
+        const char *line = b->in.ptr + start;
         unsigned char key[33];
         char *msg;
         if (len && line[len - 1] == '\n')
@@ -571,7 +571,7 @@ static int consume(void *ctx, cli_block *b)
             return st;
     for (i = 0; i < b->n_rec; i++) {
         size_t end = b->ends[i], len = end - start;
-        const char *line = b->in + start;
+        const char *line = b->in.ptr + start;
         char tag = o[pos++];
         start = end;
         if (tag == TAG_BLANK)

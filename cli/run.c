@@ -107,7 +107,7 @@ static void work_function(pool *p, block *b, cli_arena *arena)
         cli_arena_reset(arena); /* the record before is written out */
 
         if (n_fixed)
-            nf = cli_record_fields(o->format, b->in + start, end - start,
+            nf = cli_record_fields(o->format, b->in.ptr + start, end - start,
                                    o->columns, fields, MAX_FIELDS);
         if (nf == (size_t)-1) {
             size_t ml = strlen(fn->name) + 40;
@@ -198,13 +198,14 @@ int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
     if (r == b->n_rec && b->unsplit) {
         size_t at = r ? b->ends[r - 1] : 0, len;
         int bad;
-        if (at == b->in_len) {
+        if (at == b->in.len) {
             b->unsplit = 0;
             return 0;
         }
-        len = cli_record_end(b->format, b->in + at, b->in_len - at, 0, &bad);
+        len = cli_record_end(b->format, b->in.ptr + at, b->in.len - at, 0,
+                             &bad);
         if (len == 0) /* the end of the file, without a line break */
-            len = b->in_len - at;
+            len = b->in.len - at;
         if (add_end(b, at + len)) {
             b->no_memory = 1;
             return 0;
@@ -344,7 +345,7 @@ static int take_slot(pool *p, block **out)
     if (st)
         return st;
     b = slot(p, p->submitted);
-    b->in_len = b->n_rec = 0;
+    b->in.len = b->n_rec = 0;
     b->unsplit = p->split_by_workers;
     b->format = p->o->format;
     b->done = 0;
@@ -365,43 +366,26 @@ static void submit(pool *p)
     pthread_mutex_unlock(&p->mu);
 }
 
-/* Room for need bytes in b->in. */
-static int reserve(block *b, size_t need)
-{
-    size_t c = b->in_cap;
-    char *n;
-    if (need <= b->in_cap)
-        return 0;
-    while (c < need)
-        c *= 2;
-    n = cli_big_grow(b->in, b->in_len, b->in_cap, &c, &b->in_lent);
-    if (!n)
-        return -1;
-    b->in = n;
-    b->in_cap = c;
-    return 0;
-}
-
 /* Submits *b's records (before parsed) and takes the next block, which
  * starts with the partial record after them; 0 or the exit status. */
 static int pass_on(pool *p, block **b, size_t parsed)
 {
-    char *tail = (*b)->in + parsed;
-    size_t tail_len = (*b)->in_len - parsed;
+    char *tail = (*b)->in.ptr + parsed;
+    size_t tail_len = (*b)->in.len - parsed;
     const char *file = (*b)->file;
     size_t index = (*b)->file_index;
     block *nb;
     int st;
-    (*b)->in_len = parsed;
+    (*b)->in.len = parsed;
     submit(p);
     if ((st = take_slot(p, &nb)))
         return st;
-    if (reserve(nb, tail_len + READ_BYTES)) {
+    if (cli_buf_reserve(&nb->in, tail_len + READ_BYTES)) {
         cli_error("out of memory");
         return EXIT_USAGE;
     }
-    memcpy(nb->in, tail, tail_len);
-    nb->in_len = tail_len;
+    memcpy(nb->in.ptr, tail, tail_len);
+    nb->in.len = tail_len;
     nb->file = file;
     nb->file_index = index;
     *b = nb;
@@ -439,33 +423,34 @@ static int run_file(pool *p, const char *name, size_t index,
                 parsed = 0;
             }
         }
-        if (reserve(b, b->in_len + READ_BYTES)) {
+        if (cli_buf_reserve(&b->in, READ_BYTES)) {
             st = EXIT_USAGE;
             cli_error("out of memory");
             goto out;
         }
-        n = cli_source_read(&src, b->in + b->in_len, READ_BYTES, &st);
+        n = cli_source_read(&src, b->in.ptr + b->in.len, READ_BYTES, &st);
         if (n < 0)
             goto out;
         if (n == 0)
             at_end = 1;
-        b->in_len += (size_t)n;
+        b->in.len += (size_t)n;
         if (p->split_by_workers) {
             /* Cut after the last record's end: the threads split. */
-            size_t end = at_end ? b->in_len
-                                : cli_records_end(o->format, b->in, b->in_len,
-                                                  b->in_len - (size_t)n);
+            size_t end = at_end
+                             ? b->in.len
+                             : cli_records_end(o->format, b->in.ptr, b->in.len,
+                                               b->in.len - (size_t)n);
             if (end)
                 parsed = end;
         }
         /* Split what was read into records. */
         for (;;) {
-            size_t len, avail = b->in_len - parsed;
+            size_t len, avail = b->in.len - parsed;
             int bad = 0;
             if (avail == 0 || p->split_by_workers)
                 break;
             if (o->format == FORMAT_LINES) {
-                len = cli_record_end_lines(b->in + parsed + no_end,
+                len = cli_record_end_lines(b->in.ptr + parsed + no_end,
                                            avail - no_end);
                 if (len)
                     len += no_end, no_end = 0;
@@ -473,7 +458,7 @@ static int run_file(pool *p, const char *name, size_t index,
                     no_end = avail;
             }
             else
-                len = cli_record_end(o->format, b->in + parsed, avail,
+                len = cli_record_end(o->format, b->in.ptr + parsed, avail,
                                      o->columns, &bad);
             if (bad) {
                 write_all_blocks(p);
@@ -504,12 +489,12 @@ static int run_file(pool *p, const char *name, size_t index,
                 /* ClickHouse's send_chunk_header: the rows that follow. */
                 size_t k;
                 uint64_t v = 0;
-                for (k = 0; k < len && b->in[parsed + k] >= '0' &&
-                            b->in[parsed + k] <= '9';
+                for (k = 0; k < len && b->in.ptr[parsed + k] >= '0' &&
+                            b->in.ptr[parsed + k] <= '9';
                      k++)
-                    v = v * 10 + (uint64_t)(b->in[parsed + k] - '0');
-                if (k == 0 || (k < len && b->in[parsed + k] != '\n' &&
-                               b->in[parsed + k] != '\r')) {
+                    v = v * 10 + (uint64_t)(b->in.ptr[parsed + k] - '0');
+                if (k == 0 || (k < len && b->in.ptr[parsed + k] != '\n' &&
+                               b->in.ptr[parsed + k] != '\r')) {
                     write_all_blocks(p);
                     cli_error("%s:%" PRIu64 ": expected a chunk header (a row "
                               "count on a line of its own)",
@@ -519,9 +504,9 @@ static int run_file(pool *p, const char *name, size_t index,
                 }
                 chunk_left = v;
                 /* drop the header line from the block */
-                memmove(b->in + parsed, b->in + parsed + len,
-                        b->in_len - parsed - len);
-                b->in_len -= len;
+                memmove(b->in.ptr + parsed, b->in.ptr + parsed + len,
+                        b->in.len - parsed - len);
+                b->in.len -= len;
                 continue;
             }
             if (chunk_left)
@@ -556,10 +541,10 @@ static int lend_first_buffers(pool *p)
         return -1;
     for (k = 0; k < p->n_blocks; k++) {
         block *b = &p->blocks[k];
-        b->in = p->first_buffers + k * each;
-        b->in_cap = IN_BYTES;
-        b->in_lent = 1;
-        b->out.ptr = b->in + b->in_cap;
+        b->in.ptr = p->first_buffers + k * each;
+        b->in.cap = IN_BYTES;
+        b->in.lent = 1;
+        b->out.ptr = b->in.ptr + b->in.cap;
         b->out.cap = OUT_BYTES;
         b->out.lent = 1;
     }
@@ -652,8 +637,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
                   p.first_fail ? p.first_fail : "(out of memory)");
     }
     for (k = 0; k < p.n_blocks; k++) {
-        if (!p.blocks[k].in_lent)
-            cli_big_free(p.blocks[k].in, p.blocks[k].in_cap);
+        cli_buf_free(&p.blocks[k].in);
         free(p.blocks[k].ends);
         free(p.blocks[k].fail_msg);
         cli_buf_free(&p.blocks[k].out);
