@@ -97,6 +97,9 @@ MODES = ("sent", "canonical", "tools_set")
 MARKERS = ("cache_control", "prompt_cache_breakpoint")
 EXAMPLES = 20
 
+# The reader and the renderers recurse, a few frames per level of nesting.
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 6 * MAX_DEPTH + 500))
+
 
 class JsonError(ValueError):
     """Bad JSON text, or a value an operation cannot take."""
@@ -154,8 +157,6 @@ def parse(text):
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as e:
             raise JsonError("invalid UTF-8 at byte %d" % e.start) from None
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 4 * MAX_DEPTH + 200))
     try:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as e:
@@ -163,8 +164,6 @@ def parse(text):
         raise JsonError("malformed JSON at byte %d: %s" % (at, e.msg)) from None
     except RecursionError:
         raise JsonError("more than %d nested containers" % MAX_DEPTH) from None
-    finally:
-        sys.setrecursionlimit(old)
     if _depth(value) > MAX_DEPTH:
         raise JsonError("more than %d nested containers" % MAX_DEPTH)
     return value
@@ -473,7 +472,10 @@ def _line_body(text, member_name, time_member):
             raise JsonError("member %r missing" % member_name)
         body = member(line, member_name)
         if isinstance(body, str) and not isinstance(body, Num):
-            body = parse(body)
+            try:
+                body = parse(body)
+            except JsonError as e:
+                raise JsonError("member %r: %s" % (member_name, e)) from None
     else:
         body = line
     if not isinstance(body, JObject):
