@@ -28,7 +28,11 @@ demo      one agent with 8 tools in shuffled order (half of the requests),
           a few schemas with members reordered, two bad lines
 
 The worked example of the docs is made with
-    python3 tests/cache_audit/gen_logs.py demo 120 2026 > demo/agent-log.jsonl
+    python3 tests/cache_audit/gen_logs.py demo 80 2026 > demo/agent-log.jsonl
+and its summaries, in tests/cache_audit/ (run in demo/):
+    python3 ../tests/cache_audit/reference.py audit --member body agent-log.jsonl
+    python3 ../tests/cache_audit/reference.py audit --member body \\
+        --time-member ts --ttl 300 agent-log.jsonl
 """
 
 import random

@@ -28,13 +28,23 @@ audit(records, member=None, time_member=None, ttl=None, on_invalid=None)
                               -> dict    the summary object of §16, keys in
                                  the SPEC's order.  records: iterable of
                                  (file, line_number, line_text) with line_text
-                                 str or bytes; on_invalid(file, line, reason)
-                                 is called for each invalid line.
+                                 str or bytes; member/time_member names or
+                                 None; ttl seconds (int, Fraction or decimal
+                                 text), given with time_member or not at all;
+                                 on_invalid(file, line, reason) is called for
+                                 each invalid line.
+parse_time(value)             -> Fraction seconds since the epoch, or None
+                                 (a Num, or RFC 3339 text)
+read_lines(path)              -> (path, line_number, bytes) per physical line,
+                                 gzip by its magic bytes
 
 Command line:
   python3 reference.py audit [--member N] [--time-member N --ttl S] FILE...
-  python3 reference.py digests MODE < bodies     (one JSON array per line;
-                                 a bad body prints null and its error on stderr)
+  python3 reference.py digests MODE < bodies     (one JSON array per body
+                                 line, blank lines skipped; a bad body prints
+                                 null, its error on stderr, and exit status 1)
+The audit prints the summary on one line, compact, keys in the SPEC's order,
+and names invalid lines on stderr as FILE:LINE: reason (the first 100).
 Input files are JSON Lines, gzip recognised by its magic bytes (1f 8b).
 
 How L is computed

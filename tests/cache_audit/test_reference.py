@@ -252,6 +252,25 @@ class Times(unittest.TestCase):
         self.assertEqual(ref.parse_time(ref.parse("1.5e3")), 1500)
 
 
+class GeneratedLogs(unittest.TestCase):
+    def test_deterministic_and_demo_reproduced(self):
+        import gen_logs
+        self.assertEqual(gen_logs.generate("mixed", 40, 3), gen_logs.generate("mixed", 40, 3))
+        with open(os.path.join(HERE, "..", "..", "demo", "agent-log.jsonl")) as f:
+            self.assertEqual(f.read().splitlines(), gen_logs.generate("demo", 80, 2026))
+
+    def test_sent_ignores_whitespace_escapes_and_markers(self):
+        import gen_logs
+        for kind in ("escapes", "markers"):
+            for line in gen_logs.generate(kind, 30, 1):
+                body = ref.member(ref.parse(line), "body")
+                plain = ref.sent_json(ref.strip_markers(ref.parse(body)))
+                self.assertNotEqual(plain, body)
+                for mode in ref.MODES:
+                    self.assertEqual(ref.prefix_digests(body, mode),
+                                     ref.prefix_digests(plain, mode))
+
+
 class CommandLine(unittest.TestCase):
     def run_ref(self, args, stdin=b""):
         return subprocess.run([sys.executable, os.path.join(HERE, "reference.py")] + args,
