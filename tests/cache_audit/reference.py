@@ -88,9 +88,10 @@ Choices where the SPEC leaves room (each marked CHOICE)
 Unicode: §4's combining-mark rule uses Unicode 15.0's combining classes.
 Python's unicodedata may be another version (3.11 has 14.0); for 14.0 the ten
 code points that got a non-zero class in 15.0 are added below (checked
-against Debian 12's /usr/share/unicode/UnicodeData.txt, 15.0).  For a newer
-unicodedata, code points assigned after 15.0 may disagree: the test data keeps
-to U+0300..U+036F for combining marks.
+against Debian 12's /usr/share/unicode/UnicodeData.txt, 15.0).  With another
+version (older than 14.0, or newer than 15.0), code points assigned between
+the two may disagree: the test data keeps to U+0300..U+036F for combining
+marks, which every version classes alike.
 """
 
 import gzip
