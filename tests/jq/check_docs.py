@@ -50,6 +50,9 @@ def main():
         os.symlink(wirejq, os.path.join(bindir, "wirejq"))
         os.mkdir(os.path.join(work, "build"))
         os.symlink(wirejq, os.path.join(work, "build", "wirejq"))
+        # the pages run from the top of a clone: demo/ is the bundled sample
+        os.symlink(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "demo"),
+                   os.path.join(work, "demo"))
         env = dict(os.environ, PATH=bindir + ":/usr/bin:/bin", HOME=work, LC_ALL="C.UTF-8")
         for info, body in FENCE.findall(text):
             m = re.search(r"\bfile=(\S+)", info)
