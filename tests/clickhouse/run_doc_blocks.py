@@ -61,8 +61,7 @@ def rows(tsv):
 
 def main():
     text = open(DOC, encoding="utf-8").read()
-    functions = [re.search(r"<functions>\n(.*)</functions>", b, re.S).group(1)
-                 for b in re.findall(r"```xml\n(.*?)```", text, re.S) if "<functions>" in b]
+    functions = udf_config.doc_functions(DOC)
     blocks = re.findall(r"```sql clickhouse\n(.*?)```", text, re.S)
     tmp = tempfile.mkdtemp(prefix="wirejson-chdoc-")
     con = chdb.Connection(udf_config.make(tmp, CLI, functions))

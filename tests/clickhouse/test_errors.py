@@ -10,7 +10,6 @@ types in RowBinary are declared here, as the doc says to write them.
 usage: test_errors.py build/wirejson build/wirejson.so
 """
 import os
-import re
 import sqlite3
 import sys
 import tempfile
@@ -22,19 +21,12 @@ import chdb  # noqa: E402
 import udf_config  # noqa: E402
 
 CLI, EXT = sys.argv[1:3]
-DOC = os.path.join(HERE, "..", "..", "docs", "clickhouse.md")
 LIMIT = 2.0
 ROWS = 20000
 BAD = 12345  # the 0-based row that holds the malformed body
 BODY = '{"model":"m","n":%d}'
 MALFORMED = '{"model":"m",}'
 MESSAGE = "data_digest: malformed JSON at byte 13: trailing comma"
-
-
-def doc_functions():
-    text = open(DOC, encoding="utf-8").read()
-    return [re.search(r"<functions>\n(.*)</functions>", b, re.S).group(1)
-            for b in re.findall(r"```xml\n(.*?)```", text, re.S) if "<functions>" in b]
 
 
 def main():
@@ -52,7 +44,7 @@ def main():
                                 1, "String"),
     ]
     tmp = tempfile.mkdtemp(prefix="wirejson-cherr-")
-    con = chdb.Connection(udf_config.make(tmp, CLI, doc_functions() + extra))
+    con = chdb.Connection(udf_config.make(tmp, CLI, udf_config.doc_functions() + extra))
     con.query("CREATE TABLE requests (i UInt32, body String) ENGINE = MergeTree ORDER BY i")
     con.query("INSERT INTO requests SELECT number, if(number = %d, '%s', "
               "concat('%s', toString(number), '%s')) FROM numbers(%d)"

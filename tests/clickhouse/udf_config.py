@@ -5,11 +5,22 @@ user_defined_executable_functions_config), user_scripts/wirejson (a link to
 the build's binary) and one *_function.xml, and gives the chDB arguments
 that load it.
 
-    args = make(tmpdir, "build/wirejson", [function_xml(...), ...])
+    args = make(tmpdir, "build/wirejson", doc_functions() + [function_xml(...)])
     con = chdb.Connection(args)
 """
 import os
+import re
 from xml.sax.saxutils import escape
+
+DOC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "clickhouse.md")
+
+
+def doc_functions(doc=DOC):
+    """The <function> elements of every ```xml block of the page that
+    declares <functions>, as written there."""
+    text = open(doc, encoding="utf-8").read()
+    return [re.search(r"<functions>\n(.*)</functions>", b, re.S).group(1)
+            for b in re.findall(r"```xml\n(.*?)```", text, re.S) if "<functions>" in b]
 
 
 def function_xml(name, kind, fmt, command, arg_count, return_type,
