@@ -25,8 +25,10 @@ standalone time over the UDF query's time at max_threads 1 (one wirejson
 process each).
 """
 import argparse
+import atexit
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +60,7 @@ def main(argv):
     p.add_argument("--rounds", type=int, default=3)
     a = p.parse_args(argv)
     tmp = tempfile.mkdtemp(prefix="wirejson-chbench-")
+    atexit.register(shutil.rmtree, tmp, True)
     path = os.path.join(tmp, "bodies.jsonl")
     rng = random.Random(1)
     with open(path, "w", encoding="utf-8") as out:

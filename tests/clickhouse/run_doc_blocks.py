@@ -14,8 +14,10 @@ as NULL (the convention of tests/docs/check_sql_examples.py), or
 statement without such lines must succeed.  The documented values were
 computed with the SQLite extension.
 """
+import atexit
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -64,6 +66,7 @@ def main():
     functions = udf_config.doc_functions(DOC)
     blocks = re.findall(r"```sql clickhouse\n(.*?)```", text, re.S)
     tmp = tempfile.mkdtemp(prefix="wirejson-chdoc-")
+    atexit.register(shutil.rmtree, tmp, True)
     con = chdb.Connection(udf_config.make(tmp, CLI, functions))
     os.chdir(tmp)  # the blocks' files are relative to the current folder
     fails, checked = [], 0

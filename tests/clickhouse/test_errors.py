@@ -9,7 +9,9 @@ types in RowBinary are declared here, as the doc says to write them.
 
 usage: test_errors.py build/wirejson build/wirejson.so
 """
+import atexit
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -44,6 +46,7 @@ def main():
                                 1, "String"),
     ]
     tmp = tempfile.mkdtemp(prefix="wirejson-cherr-")
+    atexit.register(shutil.rmtree, tmp, True)
     con = chdb.Connection(udf_config.make(tmp, CLI, udf_config.doc_functions() + extra))
     con.query("CREATE TABLE requests (i UInt32, body String) ENGINE = MergeTree ORDER BY i")
     con.query("INSERT INTO requests SELECT number, if(number = %d, '%s', "

@@ -8,7 +8,9 @@ digested as the SQLite extension digests it.
 usage: test_logs.py build/wirejson build/wirejson.so
 """
 import gzip
+import atexit
 import os
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -49,6 +51,8 @@ def main():
             return None
 
     tmp = tempfile.mkdtemp(prefix="wirejson-chlogs-")
+
+    atexit.register(shutil.rmtree, tmp, True)
     con = chdb.Connection(udf_config.make(tmp, CLI, udf_config.doc_functions()))
     os.chdir(tmp)
     fails = []

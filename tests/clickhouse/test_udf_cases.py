@@ -16,8 +16,10 @@ TEXT arguments (an error: the row is left out under --on-error fail and is
 NULL under --on-error null).  with_top_level's VALUE is JSON text on the
 command line, where SQLite's TEXT is a string: the UDF gets json_quote(VALUE).
 """
+import atexit
 import os
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -116,6 +118,7 @@ def main():
                     "wirejson %s %s --on-error %s" % (fn, opts.format(n=n), mode),
                     n, rtype, extra))
     tmp = tempfile.mkdtemp(prefix="wirejson-ch-")
+    atexit.register(shutil.rmtree, tmp, True)
     con = chdb.Connection(udf_config.make(tmp, CLI, xml))
     compared = 0
     for (fn, n), rows in sorted(found.items()):
