@@ -131,3 +131,32 @@ def rowbinary_strings(data, nullable):
         vals.append(bytes(data[i:i + n]))
         i += n
     return vals
+
+
+def main(argv):
+    """chdb.py [CLICKHOUSE-LOCAL-OPTION]... SQL...: runs each SQL in one
+    chDB engine (options such as --config-file=PATH as clickhouse-local
+    takes them; data in a scratch --path unless one is given) and prints
+    each result TabSeparated: a throwaway ClickHouse without a server."""
+    import sys
+    import tempfile
+    options = [a for a in argv if a.startswith("--")]
+    queries = [a for a in argv if not a.startswith("--")]
+    with tempfile.TemporaryDirectory() as scratch:
+        if not any(o.startswith("--path=") for o in options):
+            options.append("--path=" + scratch)
+        con = Connection(options)
+        try:
+            for sql in queries:
+                sys.stdout.buffer.write(con.query(sql))
+        except ClickHouseError as e:
+            print(e, file=sys.stderr)
+            return 1
+        finally:
+            con.close()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

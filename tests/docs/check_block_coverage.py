@@ -48,7 +48,7 @@ RUNNERS = {
     ("docs/python.md", "python"): "python.docs",
     ("docs/python.md", "console test"): "python.docs",
     ("docs/python.md", "sh"): "docs.sh_blocks",
-    ("docs/clickhouse.md", "sql clickhouse"): "clickhouse.docs",
+    ("docs/clickhouse.md", "sql clickhouse"): "clickhouse.doc_blocks",
     ("docs/clickhouse.md", "sh"): "docs.sh_blocks",
 }
 
