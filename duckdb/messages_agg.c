@@ -82,6 +82,47 @@ static pthread_mutex_t *lock_of(const agg_state *s)
 
 /* ------------------------------------------------------------ digests */
 
+/* The message digests this thread computed last, by the message's exact
+ * bytes: a window's segment tree updates fresh states with the same few
+ * rows at a frame's edge for row after row, and parsing them again would
+ * cost more than all the rest. */
+#define MEMO_SLOTS 32
+#define MEMO_TEXT 1024 /* longer messages are not kept */
+
+typedef struct memo_slot {
+    size_t len; /* 0: empty (no message is empty text) */
+    char hex[HEX_LEN];
+    char text[MEMO_TEXT];
+} memo_slot;
+
+static _Thread_local memo_slot memo[MEMO_SLOTS];
+
+/* The message_digest of text[0..len) into hex; WJ_OK, or the core's error. */
+static wj_code message_digest(const char *text, size_t len,
+                              char hex[WJ_DIGEST_HEX_SIZE], wj_error *err)
+{
+    memo_slot *slot = NULL;
+    wj_code rc;
+    if (len && len <= MEMO_TEXT) {
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        size_t i;
+        for (i = 0; i < len; i++)
+            h = (h ^ (unsigned char)text[i]) * 1099511628211ull;
+        slot = &memo[h % MEMO_SLOTS];
+        if (slot->len == len && memcmp(slot->text, text, len) == 0) {
+            memcpy(hex, slot->hex, HEX_LEN);
+            return WJ_OK;
+        }
+    }
+    rc = wj_message_digest(text, len, NULL, 0, NULL, hex, err);
+    if (rc == WJ_OK && slot) {
+        slot->len = len;
+        memcpy(slot->hex, hex, HEX_LEN);
+        memcpy(slot->text, text, len);
+    }
+    return rc;
+}
+
 static int nibble(char c)
 {
     return c <= '9' ? c - '0' : c - 'a' + 10;
@@ -171,7 +212,8 @@ static int fold(agg_state *s)
         at += s->parts[p]->n * RAW_LEN;
         block_release(s->parts[p]);
     }
-    memcpy(b->raw + at, s->tail, s->n_tail * RAW_LEN);
+    if (s->n_tail)
+        memcpy(b->raw + at, s->tail, s->n_tail * RAW_LEN);
     free(s->tail);
     s->tail = NULL;
     s->n_tail = s->cap_tail = 0;
@@ -278,9 +320,8 @@ static void messagesDigestAggUpdate(duckdb_function_info info,
         if (valid && !duckdb_validity_row_is_valid(valid, k))
             continue; /* NULL rows are skipped */
         s = solo ? solo : (agg_state *)states[k];
-        if (wj_message_digest(wirejson_string_ptr(&data[k]),
-                              wirejson_string_len(&data[k]), NULL, 0, NULL,
-                              hex, &err) != WJ_OK) {
+        if (message_digest(wirejson_string_ptr(&data[k]),
+                           wirejson_string_len(&data[k]), hex, &err) != WJ_OK) {
             wirejson_raise(info, "messages_digest_agg", &err,
                            duckdb_aggregate_function_set_error);
             return;
