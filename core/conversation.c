@@ -117,3 +117,33 @@ wj_code wj_conversation_digest(wj_conversation *conv,
     wj_sha256_peek_hex(&conv->hash, hex);
     return WJ_OK;
 }
+
+/* ------------------------------------------------------ wj_digest_chain */
+
+/* The chain is a wj_sha256 in a public wrapper of the same size. */
+_Static_assert(sizeof(wj_digest_chain) == sizeof(wj_sha256),
+               "wj_digest_chain holds a wj_sha256");
+
+void wj_digest_chain_init(wj_digest_chain *chain)
+{
+    wj_sha256 h;
+    memset(&h, 0, sizeof h); /* so equal chains compare equal byte for byte */
+    wj_sha256_init(&h);
+    memcpy(chain, &h, sizeof h);
+}
+
+void wj_digest_chain_add(wj_digest_chain *chain, const char *hex, size_t n)
+{
+    wj_sha256 h;
+    memcpy(&h, chain, sizeof h);
+    wj_sha256_update(&h, hex, n * HEX_LEN);
+    memcpy(chain, &h, sizeof h);
+}
+
+void wj_digest_chain_hex(const wj_digest_chain *chain,
+                         char hex[WJ_DIGEST_HEX_SIZE])
+{
+    wj_sha256 h;
+    memcpy(&h, chain, sizeof h);
+    wj_sha256_peek_hex(&h, hex);
+}

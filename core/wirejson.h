@@ -287,6 +287,33 @@ WJ_API wj_code wj_conversation_digest(wj_conversation *conv,
                                       char hex[WJ_DIGEST_HEX_SIZE],
                                       wj_error *err);
 
+/*
+ * The running hash of messages_digest as a plain value: SHA-256 over message
+ * digest hex strings appended in order.  Copying the struct copies the hash,
+ * so a front end that combines partial results (DuckDB's window frames) can
+ * extend a prefix's hash instead of hashing the prefix again; two chains
+ * equal byte for byte (memcmp) have hashed the same digests.  No call fails
+ * or allocates.
+ */
+typedef struct wj_digest_chain {
+    union {
+        uint64_t align;
+        unsigned char bytes[128];
+    } state;
+} wj_digest_chain;
+
+/* An empty chain (its digest: SHA-256 of the empty string). */
+WJ_API void wj_digest_chain_init(wj_digest_chain *chain);
+
+/* Appends n message digests, hex[0..64*n): 64 lowercase hex bytes each. */
+WJ_API void wj_digest_chain_add(wj_digest_chain *chain, const char *hex,
+                                size_t n);
+
+/* The messages_digest of the digests appended so far, into hex (with a
+ * NUL); chain stays as it was, ready for more. */
+WJ_API void wj_digest_chain_hex(const wj_digest_chain *chain,
+                                char hex[WJ_DIGEST_HEX_SIZE]);
+
 /* ------------------------------------------------------ raw request bodies */
 
 /*

@@ -11,8 +11,9 @@
  * Types: documents, texts and names are VARCHAR (DuckDB's JSON is a VARCHAR
  * and passes byte for byte); the trailing names are variadic VARCHAR;
  * with_top_level's VALUE is ANY and made JSON by its type at run time
- * (value_text).  JSON and BODY results are JSON, digests and texts VARCHAR,
- * integers INTEGER, lists of digests VARCHAR[].  NULL arguments reach the
+ * (value_text).  JSON, BODY and lists of texts (tool_schemas) are JSON,
+ * digests and texts VARCHAR, integers INTEGER (an error past its range),
+ * lists of digests VARCHAR[].  NULL arguments reach the
  * callback (special handling), so that wj_function_call applies the one NULL
  * rule of every front end: NULL names skipped, a NULL VALUE is null, any
  * other NULL gives NULL.  An error stops the chunk with DuckDB's
@@ -307,6 +308,16 @@ static void wirejsonScalarFunc(duckdb_function_info info,
             }
             duckdb_validity_set_row_invalid(out_valid, k);
         } else if (fn->result == WJ_RESULT_INTEGER) {
+            /* INTEGER, as §15 says; an offset past it is an error, never a
+             * wrapped number (the PostgreSQL extension's rule). */
+            if (res.integer > INT32_MAX || res.integer < INT32_MIN) {
+                char msg[160];
+                snprintf(msg, sizeof msg,
+                         "%s: error position out of integer range", fn->name);
+                wj_result_free(NULL, &res);
+                duckdb_scalar_function_set_error(info, msg);
+                goto done;
+            }
             ((int32_t *)duckdb_vector_get_data(output))[k] =
                 (int32_t)res.integer;
         } else if (fn->result == WJ_RESULT_DIGESTS) {
@@ -348,6 +359,7 @@ static duckdb_logical_type result_type(wj_result_kind kind)
     switch (kind) {
     case WJ_RESULT_JSON:
     case WJ_RESULT_BODY:
+    case WJ_RESULT_TEXTS: /* tool_schemas: a JSON array of texts and nulls */
         return json_type();
     case WJ_RESULT_INTEGER:
         return duckdb_create_logical_type(DUCKDB_TYPE_INTEGER);

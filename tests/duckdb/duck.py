@@ -74,6 +74,7 @@ def lib():
             "duckdb_value_int64": ([P(_Result), u64, u64], ctypes.c_int64),
             "duckdb_value_varchar": ([P(_Result), u64, u64], vp),
             "duckdb_free": ([vp], None),
+            "duckdb_interrupt": ([vp], None),
         }
         for name, (args, res) in sigs.items():
             f = getattr(L, name)
@@ -144,6 +145,11 @@ class Connection:
         rows = self.rows(sql)
         assert len(rows) == 1 and len(rows[0]) == 1, rows
         return rows[0][0]
+
+    def interrupt(self):
+        """Asks DuckDB to stop the statement running on this connection
+        (from another thread): it fails with DuckDB's interrupt error."""
+        lib().duckdb_interrupt(self.handle)
 
     def close(self):
         lib().duckdb_disconnect(ctypes.byref(self.handle))

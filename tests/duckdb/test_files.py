@@ -123,7 +123,12 @@ def main(argv):
             errors += duck.error_text(e) == "message_digest: a message must be a JSON object"
     grown = rss_kib() - before
     check("10,000 failing calls raise the SQL message", errors == 10000, f"{errors}")
-    check("10,000 failing calls leave memory flat", grown < 8192, f"grew {grown} KiB")
+    if os.environ.get("WIREJSON_UNDER_ASAN"):
+        # ASan keeps freed memory in its quarantine (256 MB): resident memory
+        # says nothing here; the plain build runs this check.
+        print(f"not checked under ASan: memory after 10,000 failing calls (grew {grown} KiB)")
+    else:
+        check("10,000 failing calls leave memory flat", grown < 8192, f"grew {grown} KiB")
 
     # A second database in the same process loads it too.
     db2 = duck.Database()
