@@ -544,8 +544,14 @@ static int run_file(pool *p, const char *name, size_t index,
             goto out;
         }
         n = cli_source_read(&src, b->in.ptr + b->in.len, want, &st);
-        if (n < 0)
+        if (n < 0) {
+            /* The source broke (reported): the records read before it are
+             * still answered. */
+            b->in.len = parsed;
+            if (parsed)
+                submit(p);
             goto out;
+        }
         if (n == 0)
             at_end = 1;
         b->in.len += (size_t)n;
