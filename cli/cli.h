@@ -75,6 +75,9 @@ void cli_arena_reset(cli_arena *a);
 wj_alloc cli_arena_alloc(cli_arena *a);
 
 int cli_buf_reserve(cli_buf *b, size_t more);
+/* The same, never growing the capacity past limit (>= len + more): a
+ * record read up to the input limit is not given twice its room. */
+int cli_buf_reserve_upto(cli_buf *b, size_t more, size_t limit);
 int cli_buf_append(cli_buf *b, const void *p, size_t n);
 void cli_buf_free(cli_buf *b);
 
@@ -99,6 +102,7 @@ typedef struct cli_source {
     int fd;
     int gzip, gz_done_member, eof;
     int gz_pending; /* the last inflate filled its output: it may hold more */
+    int gz_padding; /* zero bytes were seen after a member */
     z_stream z;
     unsigned char *raw; /* compressed bytes read, not yet inflated */
     size_t raw_cap, raw_pos, raw_len; /* plain: raw[raw_pos..raw_len) comes
@@ -134,6 +138,9 @@ typedef struct cli_field {
  */
 size_t cli_record_end_lines(const char *p, size_t n);
 size_t cli_record_end_tsv(const char *p, size_t n);
+/* The same, where p[0..from) is known to hold no record's end (a long
+ * record read in pieces is not searched again from its start). */
+size_t cli_record_end_tsv_from(const char *p, size_t n, size_t from);
 size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
                                 int *bad);
 
@@ -152,10 +159,38 @@ size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from);
 /*
  * The fields of the complete record p[0..n) (as cli_record_end gave it) in
  * fields (room for max); tsv unescapes in place.  The number of fields, or
- * (size_t)-1 for more than max.
+ * CLI_FIELDS_TOO_MANY (more than max; rowbinary: a row that does not hold
+ * its columns), or CLI_FIELDS_BAD_ESCAPE (tsv: the row ends in a backslash
+ * that escapes nothing; nothing is unescaped).
  */
+#define CLI_FIELDS_TOO_MANY ((size_t)-1)
+#define CLI_FIELDS_BAD_ESCAPE ((size_t)-2)
 size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
                          cli_field *fields, size_t max);
+
+/* At least the number of fields cli_record_fields finds in p[0..n): the
+ * room to give it. */
+size_t cli_record_fields_max(cli_format f, const char *p, size_t n,
+                             size_t columns);
+
+/* ClickHouse's send_chunk_header line p[0..n) (its \n included when there
+ * is one): the row count in *count and 0; -1 when it is not digits on a
+ * line of their own, -2 when the count passes 2^64 - 1. */
+int cli_chunk_header(const char *p, size_t n, uint64_t *count);
+
+/* The JSON document a record gives under --member NAME (member.c): the
+ * record text[0..len) must be a JSON object with member NAME (quoted: NAME
+ * as a JSON string, for messages); its value's text, or when that is a
+ * JSON string, the string's bytes.  *doc points into one of the buffers
+ * (tmp, out) or NULL (an empty document); NULL returned, or a message
+ * (malloc'd) naming fn. */
+char *cli_member_document(const char *text, size_t len, const char *name,
+                          const char *quoted, const char *fn, cli_buf *tmp,
+                          cli_buf *out, const char **doc, size_t *doc_len);
+
+/* Appends s[0..n) as a JSON string (quotes, \" \\ and control characters
+ * escaped, other bytes as they are): how messages show a member name. */
+int cli_json_quote(cli_buf *b, const char *s, size_t n);
 
 /* Appends one result (NULL: res NULL) in the format; nullable: rowbinary's
  * Nullable(String). */

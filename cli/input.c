@@ -122,11 +122,22 @@ static long read_gzip(cli_source *s, char *buf, size_t cap, int *status)
             s->z.avail_in = (uInt)s->raw_len;
         }
         if (s->gz_done_member) {
-            /* Between members: another one, or the end. */
+            /* Between members: another one, or the end.  Zero bytes after
+             * the last member are padding (tape blocks), which gzip(1)
+             * also accepts. */
+            while (s->z.avail_in && *s->z.next_in == 0)
+                s->z.next_in++, s->z.avail_in--, s->gz_padding = 1;
             if (s->z.avail_in == 0 && s->eof)
                 return 0;
             if (s->z.avail_in == 0)
                 continue;
+            if (s->gz_padding) {
+                cli_error("%s: not a valid gzip stream: bytes after the "
+                          "zero padding that ends it",
+                          shown(s));
+                *status = EXIT_FAILED;
+                return -1;
+            }
             inflateReset(&s->z);
             s->gz_done_member = 0;
         }

@@ -79,14 +79,19 @@ static void usage(FILE *f)
           "  --on-error fail|null fail: stop at the first failed record "
           "(default);\n"
           "                       null: a failed record gives NULL\n"
-          "  --chunk-header       tsv, lines: read ClickHouse's "
+          "  --chunk-header       tsv: read ClickHouse's "
           "send_chunk_header lines\n"
+          "                       (each chunk's row count before it)\n"
           "  --columns K          rowbinary: String fields a row (default 1)\n"
           "  -j, --jobs N         threads (default: the number of cores)\n"
           "  --progress           a progress bar on stderr (default on a "
           "terminal)\n"
           "  --no-progress        no progress bar\n"
-          "  --key, --member, --out   dedup's, see wirejson(1)\n"
+          "  --member NAME        each record is a JSON object; the "
+          "function reads its\n"
+          "                       member NAME (a string's text, or the value "
+          "itself)\n"
+          "  --key, --out         dedup's, see wirejson(1)\n"
           "  -h, --help           this text\n"
           "  --version            the library version\n\n"
           "Exit status: 0 done, 1 a record failed or a gzip stream ended "
@@ -215,6 +220,11 @@ static int run(int argc, char **argv, cli_options *o)
         }
     }
     o->jobs = (unsigned)jobs;
+    if (strchr(o->null_text, '\n'))
+        return bad_usage("%s", "--null TEXT must not hold a line break (a "
+                               "result is one line)");
+    if (o->chunk_header && o->format != FORMAT_TSV && !dedup)
+        return bad_usage("%s", "--chunk-header needs --format tsv");
     if (dedup)
         return cli_run_dedup(o);
     {

@@ -25,7 +25,11 @@ size_t cli_record_end_lines(const char *p, size_t n)
 
 size_t cli_record_end_tsv(const char *p, size_t n)
 {
-    size_t from = 0;
+    return cli_record_end_tsv_from(p, n, 0);
+}
+
+size_t cli_record_end_tsv_from(const char *p, size_t n, size_t from)
+{
     for (;;) {
         const char *nl = memchr(p + from, '\n', n - from);
         size_t at, k;
@@ -159,7 +163,7 @@ size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
         if (n && p[n - 1] == '\n')
             n--;
         if (max < 1)
-            return (size_t)-1;
+            return CLI_FIELDS_TOO_MANY;
         fields[0].ptr = p;
         fields[0].len = n;
         return 1;
@@ -173,6 +177,13 @@ size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
             if (b % 2 == 0)
                 n--;
         }
+        if (n && p[n - 1] == '\\') {
+            size_t j = n - 1, b = 1;
+            while (j > 0 && p[j - 1] == '\\')
+                j--, b++;
+            if (b % 2)
+                return CLI_FIELDS_BAD_ESCAPE; /* a backslash escapes nothing */
+        }
         for (k = 0; k <= n; k++) {
             if (k < n && p[k] == '\\') {
                 k++;
@@ -181,7 +192,7 @@ size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
             if (k < n && p[k] != '\t')
                 continue;
             if (count == max)
-                return (size_t)-1;
+                return CLI_FIELDS_TOO_MANY;
             if (k - start == 2 && p[start] == '\\' && p[start + 1] == 'N')
                 fields[count].ptr = NULL, fields[count].len = 0;
             else {
@@ -199,7 +210,7 @@ size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
             uint64_t len = 0;
             int used = leb128((unsigned char *)p + at, n - at, &len);
             if (used <= 0 || len > n - at - (size_t)used || count == max)
-                return (size_t)-1;
+                return CLI_FIELDS_TOO_MANY;
             at += (size_t)used;
             fields[count].ptr = p + at;
             fields[count++].len = (size_t)len;
@@ -207,6 +218,40 @@ size_t cli_record_fields(cli_format f, char *p, size_t n, size_t columns,
         }
         return count;
     }
+}
+
+size_t cli_record_fields_max(cli_format f, const char *p, size_t n,
+                             size_t columns)
+{
+    size_t count = 1;
+    const char *t = p, *end = p + n;
+    if (f == FORMAT_LINES)
+        return 1;
+    if (f == FORMAT_ROWBINARY)
+        return columns;
+    while ((t = memchr(t, '\t', (size_t)(end - t))) != NULL)
+        count++, t++;
+    return count;
+}
+
+int cli_chunk_header(const char *p, size_t n, uint64_t *count)
+{
+    size_t k;
+    uint64_t v = 0;
+    for (k = 0; k < n && p[k] >= '0' && p[k] <= '9'; k++) {
+        unsigned d = (unsigned)(p[k] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -2;
+        v = v * 10 + d;
+    }
+    if (k < n && p[k] == '\r')
+        k++;
+    if (k < n && p[k] == '\n')
+        k++;
+    if (k == 0 || !(p[0] >= '0' && p[0] <= '9') || k != n)
+        return -1;
+    *count = v;
+    return 0;
 }
 
 static int tsv_escaped(cli_buf *out, const char *s, size_t n)

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,6 @@
  * more, so only a record of hundreds of KB makes it grow. */
 #define IN_BYTES (1024 * 1024)
 #define OUT_BYTES (512 * 1024)
-#define MAX_FIELDS 256
 
 typedef cli_block block;
 
@@ -66,6 +66,7 @@ typedef struct pool {
     /* --on-error null: totals, and the first failure */
     uint64_t n_failed;
     char *first_fail;
+    char *quoted_member; /* --member NAME as a JSON string, for messages */
 } pool;
 
 static block *slot(pool *p, uint64_t seq)
@@ -84,46 +85,116 @@ static void fail_record(block *b, size_t r, char *msg, int keep_going)
     (void)keep_going;
 }
 
+static char *printed(const char *fmt, const char *name)
+{
+    size_t ml = strlen(fmt) + strlen(name) + 1;
+    char *msg = malloc(ml);
+    if (msg)
+        snprintf(msg, ml, fmt, name);
+    return msg;
+}
+
+/* A worker's room for one record's arguments, grown as records need. */
+typedef struct arg_room {
+    cli_field *fields;
+    wj_arg *args;
+    size_t n_fields, n_args; /* their capacities */
+    cli_buf tmp, doc; /* --member */
+} arg_room;
+
+static int room_for(arg_room *a, size_t fields, size_t args)
+{
+    if (fields > a->n_fields) {
+        cli_field *n = realloc(a->fields, fields * sizeof *n);
+        if (!n)
+            return -1;
+        a->fields = n, a->n_fields = fields;
+    }
+    if (args > a->n_args) {
+        wj_arg *n = realloc(a->args, args * sizeof *n);
+        if (!n)
+            return -1;
+        a->args = n, a->n_args = args;
+    }
+    return 0;
+}
+
+static void room_free(arg_room *a)
+{
+    free(a->fields);
+    free(a->args);
+    cli_buf_free(&a->tmp);
+    cli_buf_free(&a->doc);
+}
+
+/* The arguments of the record p[0..n) into a->args (*na of them); NULL, or
+ * the message of the record's failure (malloc'd). */
+static char *record_args(pool *p, arg_room *a, char *rec, size_t n,
+                         size_t *na)
+{
+    const cli_options *o = p->o;
+    const wj_function *fn = o->fn;
+    size_t nf = 0, k, most = 0;
+    if (fn->n_params) {
+        most = cli_record_fields_max(o->format, rec, n, o->columns);
+        if (room_for(a, most, most + o->n_args))
+            return NULL;
+        nf = cli_record_fields(o->format, rec, n, o->columns, a->fields, most);
+        if (nf == CLI_FIELDS_BAD_ESCAPE)
+            return printed("%s: the row ends in a backslash that escapes "
+                           "nothing (a TSV escape cut off)",
+                           fn->name);
+        if (nf == CLI_FIELDS_TOO_MANY)
+            return printed("%s: wrong number of arguments", fn->name);
+    } else if (room_for(a, 0, o->n_args ? o->n_args : 1))
+        return NULL;
+    for (k = 0; k < nf; k++) {
+        a->args[k].ptr = a->fields[k].ptr;
+        a->args[k].len = a->fields[k].len;
+    }
+    if (o->member && nf > 0 && a->args[0].ptr) {
+        const char *doc = "";
+        size_t doc_len = 0;
+        char *msg = cli_member_document(a->args[0].ptr, a->args[0].len,
+                                        o->member, p->quoted_member, fn->name,
+                                        &a->tmp, &a->doc, &doc, &doc_len);
+        if (msg)
+            return msg;
+        a->args[0].ptr = doc ? doc : "";
+        a->args[0].len = doc_len;
+    }
+    for (k = 0; k < o->n_args; k++) {
+        a->args[nf + k].ptr = o->args[k];
+        a->args[nf + k].len = strlen(o->args[k]);
+    }
+    *na = nf + o->n_args;
+    return NULL;
+}
+
 static void work_function(pool *p, block *b, cli_arena *arena)
 {
     const cli_options *o = p->o;
     const wj_function *fn = o->fn;
-    cli_field fields[MAX_FIELDS];
-    wj_arg args[MAX_FIELDS + 64];
-    size_t r, start, end, n_fixed = fn->n_params ? MAX_FIELDS : 0;
+    arg_room room = {0};
+    size_t r, start, end;
     char num[32];
     wj_alloc mem = cli_arena_alloc(arena);
 
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
-        size_t nf = 0, na = 0, k;
+        size_t na = 0;
         wj_result res;
         wj_error err;
-        wj_code rc;
-        char *msg = NULL;
+        wj_code rc = WJ_ERR_NOMEM;
+        char *msg;
         const char *text = NULL;
         size_t len = 0;
 
         cli_arena_reset(arena); /* the record before is written out */
 
-        if (n_fixed)
-            nf = cli_record_fields(o->format, b->in.ptr + start, end - start,
-                                   o->columns, fields, MAX_FIELDS);
-        if (nf == (size_t)-1) {
-            size_t ml = strlen(fn->name) + 40;
-            msg = malloc(ml);
-            if (msg)
-                snprintf(msg, ml, "%s: wrong number of arguments", fn->name);
-        } else {
-            for (k = 0; k < nf; k++) {
-                args[na].ptr = fields[k].ptr;
-                args[na++].len = fields[k].len;
-            }
-            for (k = 0; k < o->n_args && na < sizeof args / sizeof *args; k++) {
-                args[na].ptr = o->args[k];
-                args[na++].len = strlen(o->args[k]);
-            }
-            rc = wj_function_call(fn, args, na, &mem, &res, &err);
+        msg = record_args(p, &room, b->in.ptr + start, end - start, &na);
+        if (!msg && room.args) {
+            rc = wj_function_call(fn, room.args, na, &mem, &res, &err);
             if (rc != WJ_OK)
                 msg = wj_error_message(&err, fn->name, NULL, NULL);
             else if (!res.is_null) {
@@ -140,13 +211,9 @@ static void work_function(pool *p, block *b, cli_arena *arena)
                 }
                 if (o->format == FORMAT_LINES &&
                     !(fn->flags & WJ_FN_COMPACT) && memchr(text, '\n', len)) {
-                    size_t ml = strlen(fn->name) + 80;
-                    msg = malloc(ml);
-                    if (msg)
-                        snprintf(msg, ml,
-                                 "%s: the result holds a line break; use "
-                                 "--format tsv or rowbinary",
-                                 fn->name);
+                    msg = printed("%s: the result holds a line break; use "
+                                  "--format tsv or rowbinary",
+                                  fn->name);
                     wj_result_free(&mem, &res);
                 }
             }
@@ -159,15 +226,15 @@ static void work_function(pool *p, block *b, cli_arena *arena)
                     continue;
             }
         }
-        if (!msg) {
+        if (!msg)
             msg = strdup("out of memory");
-        }
         fail_record(b, r, msg, o->on_error_null);
         if (!o->on_error_null)
-            return;
+            break;
         cli_write_result(&b->out, o->format, NULL, 0, 1, p->nullable,
                          o->null_text);
     }
+    room_free(&room);
 }
 
 static void work_block(pool *p, block *b, cli_arena *arena)
@@ -268,6 +335,12 @@ static int write_block(pool *p, uint64_t seq)
     if (p->hooks)
         return p->hooks->consume(p->hooks->ctx, b);
     if (b->out.len && cli_write_all(1, b->out.ptr, b->out.len)) {
+        if (errno == EPIPE) {
+            /* The reader is gone (| head): end as grep and gzip do, by
+             * SIGPIPE's default action, without a message. */
+            signal(SIGPIPE, SIG_DFL);
+            raise(SIGPIPE);
+        }
         cli_error("standard output: %s", strerror(errno));
         return EXIT_USAGE;
     }
@@ -380,7 +453,8 @@ static int pass_on(pool *p, block **b, size_t parsed)
     submit(p);
     if ((st = take_slot(p, &nb)))
         return st;
-    if (cli_buf_reserve(&nb->in, tail_len + READ_BYTES)) {
+    if (cli_buf_reserve_upto(&nb->in, tail_len + READ_BYTES,
+                             WJ_MAX_INPUT + READ_BYTES)) {
         cli_error("out of memory");
         return EXIT_USAGE;
     }
@@ -392,28 +466,59 @@ static int pass_on(pool *p, block **b, size_t parsed)
     return 0;
 }
 
+/* The input breaks its format, or holds a record past the core's limit:
+ * the records before it (b's first parsed bytes) are answered, then
+ * "FILE:ROW: what" is reported with the row the writing thread would
+ * number next; the exit status. */
+static int stop_reading(pool *p, block *b, size_t parsed, const char *name,
+                        size_t index, const char *what, const char *fn)
+{
+    uint64_t row;
+    int st;
+    b->in.len = parsed;
+    if (parsed)
+        submit(p);
+    if ((st = write_all_blocks(p)))
+        return st;
+    pthread_mutex_lock(&p->mu);
+    row = p->line_file == index ? p->next_line : 1;
+    pthread_mutex_unlock(&p->mu);
+    if (fn)
+        cli_error("%s:%" PRIu64 ": %s: %s", name, row, fn, what);
+    else
+        cli_error("%s:%" PRIu64 ": %s", name, row, what);
+    return EXIT_FAILED;
+}
+
+/* The name of what reads the records, for "input too large". */
+static const char *reader_name(const pool *p)
+{
+    return p->o->fn ? p->o->fn->name : "dedup";
+}
+
 /* One input file through the pool; 0 or the exit status to stop with. */
 static int run_file(pool *p, const char *name, size_t index,
-                    uint64_t *line_no, uint64_t *progress)
+                    uint64_t *progress)
 {
     const cli_options *o = p->o;
     cli_source src;
     block *b;
     size_t parsed = 0;   /* bytes of b->in split into records */
-    size_t no_end = 0;   /* lines: bytes after parsed known to hold no \n,
-                            so a long line is not searched again each read */
+    size_t no_end = 0;   /* lines, tsv: bytes after parsed known to hold no
+                            record's end, so a long record is not searched
+                            again from its start on each read */
     uint64_t chunk_left = 0;
     int st = 0, at_end = 0;
-    const char *shown = name;
 
     if (cli_source_open(&src, name, progress))
         return EXIT_USAGE;
     if ((st = take_slot(p, &b)))
         goto out;
-    b->file = shown;
+    b->file = name;
     b->file_index = index;
     while (!at_end) {
         long n;
+        size_t want = READ_BYTES, hole = 0;
         if (!cli_source_ready(&src)) {
             /* The input pauses: hand on what was read, to be written as
              * soon as it is done. */
@@ -423,14 +528,30 @@ static int run_file(pool *p, const char *name, size_t index,
                 parsed = 0;
             }
         }
-        if (cli_buf_reserve(&b->in, READ_BYTES)) {
+        /* The record being read may reach the core's input limit, not
+         * more: past it, it is an error, and nothing more is buffered. */
+        if (b->in.len - parsed >= WJ_MAX_INPUT) {
+            st = stop_reading(p, b, parsed, name, index, "input too large",
+                              reader_name(p));
+            goto out;
+        }
+        if (want > WJ_MAX_INPUT - (b->in.len - parsed))
+            want = WJ_MAX_INPUT - (b->in.len - parsed);
+        if (cli_buf_reserve_upto(&b->in, want,
+                                 parsed + WJ_MAX_INPUT + READ_BYTES)) {
             st = EXIT_USAGE;
             cli_error("out of memory");
             goto out;
         }
-        n = cli_source_read(&src, b->in.ptr + b->in.len, READ_BYTES, &st);
-        if (n < 0)
+        n = cli_source_read(&src, b->in.ptr + b->in.len, want, &st);
+        if (n < 0) {
+            /* The source broke (reported): the records read before it are
+             * still answered. */
+            b->in.len = parsed;
+            if (parsed)
+                submit(p);
             goto out;
+        }
         if (n == 0)
             at_end = 1;
         b->in.len += (size_t)n;
@@ -443,81 +564,84 @@ static int run_file(pool *p, const char *name, size_t index,
             if (end)
                 parsed = end;
         }
-        /* Split what was read into records. */
+        /* Split what was read into records.  Chunk header lines are cut
+         * out as they come: the records after one move down over it
+         * (hole: the bytes of header lines cut so far this pass). */
         for (;;) {
-            size_t len, avail = b->in.len - parsed;
+            char *at = b->in.ptr + parsed + hole;
+            size_t len, avail = b->in.len - parsed - hole;
             int bad = 0;
             if (avail == 0 || p->split_by_workers)
                 break;
             if (o->format == FORMAT_LINES) {
-                len = cli_record_end_lines(b->in.ptr + parsed + no_end,
-                                           avail - no_end);
-                if (len)
-                    len += no_end, no_end = 0;
-                else
-                    no_end = avail;
-            }
+                len = cli_record_end_lines(at + no_end, avail - no_end);
+                len = len ? len + no_end : 0;
+            } else if (o->format == FORMAT_TSV)
+                len = cli_record_end_tsv_from(at, avail, no_end);
             else
-                len = cli_record_end(o->format, b->in.ptr + parsed, avail,
-                                     o->columns, &bad);
+                len = cli_record_end(o->format, at, avail, o->columns, &bad);
             if (bad) {
-                write_all_blocks(p);
-                cli_error("%s:%" PRIu64 ": not RowBinary: a String length "
-                          "that is not a LEB128 number up to 2 GiB",
-                          strcmp(name, "-") ? name : "-", *line_no);
-                st = EXIT_FAILED;
+                st = stop_reading(p, b, parsed, name, index,
+                                  "not RowBinary: a String length that is "
+                                  "not a LEB128 number up to 2 GiB",
+                                  NULL);
                 goto out;
             }
             if (len == 0) {
-                if (!at_end)
+                if (!at_end) {
+                    no_end = avail;
                     break;
+                }
                 if (o->format == FORMAT_ROWBINARY) {
-                    if ((st = write_all_blocks(p)) == 0) {
-                        cli_error("%s:%" PRIu64 ": the row ends early: a "
-                                  "String's length goes past the end of the "
-                                  "input",
-                                  name, *line_no);
-                        st = EXIT_FAILED;
-                    }
+                    st = stop_reading(p, b, parsed, name, index,
+                                      "the row ends early: a String's "
+                                      "length goes past the end of the "
+                                      "input",
+                                      NULL);
                     goto out;
                 }
                 len = avail; /* a last line without \n */
-                no_end = 0;
             }
-            if (o->chunk_header && o->format != FORMAT_ROWBINARY &&
-                chunk_left == 0) {
+            no_end = 0;
+            if (o->chunk_header && chunk_left == 0) {
                 /* ClickHouse's send_chunk_header: the rows that follow. */
-                size_t k;
-                uint64_t v = 0;
-                for (k = 0; k < len && b->in.ptr[parsed + k] >= '0' &&
-                            b->in.ptr[parsed + k] <= '9';
-                     k++)
-                    v = v * 10 + (uint64_t)(b->in.ptr[parsed + k] - '0');
-                if (k == 0 || (k < len && b->in.ptr[parsed + k] != '\n' &&
-                               b->in.ptr[parsed + k] != '\r')) {
-                    write_all_blocks(p);
-                    cli_error("%s:%" PRIu64 ": expected a chunk header (a row "
-                              "count on a line of its own)",
-                              name, *line_no);
-                    st = EXIT_FAILED;
+                int h = cli_chunk_header(at, len, &chunk_left);
+                if (h) {
+                    st = stop_reading(
+                        p, b, parsed, name, index,
+                        h == -2 ? "a chunk header's row count past 2^64 - 1"
+                                : "expected a chunk header (a row count on "
+                                  "a line of its own)",
+                        NULL);
                     goto out;
                 }
-                chunk_left = v;
-                /* drop the header line from the block */
-                memmove(b->in.ptr + parsed, b->in.ptr + parsed + len,
-                        b->in.len - parsed - len);
-                b->in.len -= len;
+                hole += len;
                 continue;
             }
             if (chunk_left)
                 chunk_left--;
+            if (hole)
+                memmove(b->in.ptr + parsed, at, len);
             if (add_end(b, parsed + len)) {
                 st = EXIT_USAGE;
                 cli_error("out of memory");
                 goto out;
             }
             parsed += len;
-            ++*line_no;
+        }
+        if (hole) {
+            memmove(b->in.ptr + parsed, b->in.ptr + parsed + hole,
+                    b->in.len - parsed - hole);
+            b->in.len -= hole;
+        }
+        if (at_end && chunk_left) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "the input ends %" PRIu64 " %s short of its chunk "
+                     "header's count",
+                     chunk_left, cli_plural(chunk_left, "row", "rows"));
+            st = stop_reading(p, b, parsed, name, index, what, NULL);
+            goto out;
         }
         if (parsed >= BLOCK_BYTES || (at_end && parsed)) {
             if ((st = pass_on(p, &b, parsed)))
@@ -551,6 +675,21 @@ static int lend_first_buffers(pool *p)
     return 0;
 }
 
+static void free_pool(pool *p)
+{
+    size_t k;
+    for (k = 0; k < p->n_blocks; k++) {
+        cli_buf_free(&p->blocks[k].in);
+        free(p->blocks[k].ends);
+        free(p->blocks[k].fail_msg);
+        cli_buf_free(&p->blocks[k].out);
+    }
+    cli_big_free(p->first_buffers, p->first_size);
+    free(p->blocks);
+    free(p->first_fail);
+    free(p->quoted_member);
+}
+
 int cli_run_function(const cli_options *o)
 {
     return cli_run_blocks(o, NULL);
@@ -560,7 +699,8 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
 {
     pool p;
     pthread_t *threads, writing;
-    size_t k, nfiles = o->n_files;
+    size_t k, n_threads, nfiles = o->n_files;
+    int err = 0;
     static const char *stdin_only[] = {"-"};
     const char **files = nfiles ? o->files : stdin_only;
     int st = 0;
@@ -588,13 +728,39 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     }
     for (k = 0; k < p.n_blocks; k++)
         p.blocks[k].fail_at = SIZE_MAX;
+    if (!hooks && o->member) {
+        cli_buf q = {0};
+        if (cli_json_quote(&q, o->member, strlen(o->member)) ||
+            cli_buf_append(&q, "", 1)) {
+            cli_error("out of memory");
+            free_pool(&p);
+            free(threads);
+            return EXIT_USAGE;
+        }
+        p.quoted_member = q.ptr;
+    }
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.done, NULL);
     pthread_cond_init(&p.room, NULL);
-    for (k = 0; k < o->jobs; k++)
-        pthread_create(&threads[k], NULL, worker, &p);
-    pthread_create(&writing, NULL, writer, &p);
+    /* Fewer threads than asked for when the system has no more to give;
+     * none at all is an error. */
+    for (n_threads = 0; n_threads < o->jobs; n_threads++)
+        if ((err = pthread_create(&threads[n_threads], NULL, worker, &p)))
+            break;
+    if (n_threads == 0 ||
+        (err = pthread_create(&writing, NULL, writer, &p)) != 0) {
+        cli_error("cannot start a thread: %s", strerror(err));
+        pthread_mutex_lock(&p.mu);
+        p.quit = 1;
+        pthread_cond_broadcast(&p.work);
+        pthread_mutex_unlock(&p.mu);
+        for (k = 0; k < n_threads; k++)
+            pthread_join(threads[k], NULL);
+        free_pool(&p);
+        free(threads);
+        return EXIT_USAGE;
+    }
 
     if (show < 0)
         show = isatty(2);
@@ -611,8 +777,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
         bar = cli_progress_start(known ? total : 0, &progress_bytes);
     }
     for (k = 0; k < nfiles && !st; k++) {
-        uint64_t line = 1;
-        st = run_file(&p, files[k], k, &line, &progress_bytes);
+        st = run_file(&p, files[k], k, &progress_bytes);
     }
     /* What was handed on is written, even after a reading error: nothing
      * before an error is lost. */
@@ -628,7 +793,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.submitted = p.taken; /* nothing more to take */
     pthread_cond_broadcast(&p.work);
     pthread_mutex_unlock(&p.mu);
-    for (k = 0; k < o->jobs; k++)
+    for (k = 0; k < n_threads; k++)
         pthread_join(threads[k], NULL);
     cli_progress_stop(bar);
     if (!st && p.n_failed) {
@@ -636,15 +801,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
                   cli_plural(p.n_failed, "record", "records"),
                   p.first_fail ? p.first_fail : "(out of memory)");
     }
-    for (k = 0; k < p.n_blocks; k++) {
-        cli_buf_free(&p.blocks[k].in);
-        free(p.blocks[k].ends);
-        free(p.blocks[k].fail_msg);
-        cli_buf_free(&p.blocks[k].out);
-    }
-    cli_big_free(p.first_buffers, p.first_size);
-    free(p.blocks);
+    free_pool(&p);
     free(threads);
-    free(p.first_fail);
     return st;
 }

@@ -11,6 +11,11 @@
 
 int cli_buf_reserve(cli_buf *b, size_t more)
 {
+    return cli_buf_reserve_upto(b, more, SIZE_MAX);
+}
+
+int cli_buf_reserve_upto(cli_buf *b, size_t more, size_t limit)
+{
     size_t cap;
     char *p;
     if (b->cap - b->len >= more)
@@ -20,6 +25,8 @@ int cli_buf_reserve(cli_buf *b, size_t more)
     cap = b->cap ? b->cap : 4096;
     while (cap - b->len < more)
         cap *= 2;
+    if (cap > limit && limit >= b->len + more)
+        cap = limit;
     p = cli_big_grow(b->ptr, b->len, b->cap, &cap, &b->lent);
     if (!p)
         return -1;

@@ -13,8 +13,15 @@
  * (tsv's escaping, rowbinary's String or Nullable(String)) and read again,
  * are the same fields; tsv's \N is NULL both ways.  lines and tsv: the
  * last record end after any byte (cli_records_end, where the reader cuts
- * blocks) is the one the record-by-record walk finds.  Nothing is read past
- * the bytes given (AddressSanitizer).
+ * blocks) is the one the record-by-record walk finds.  A record has no
+ * more fields than cli_record_fields_max says; a tsv record (its line break
+ * aside) that ends in an odd run of backslashes is a bad escape, and only
+ * such a record.  RowBinary's framing: where a bad length is reported, no
+ * shorter prefix holds a record.  Chunk headers: each line read as
+ * ClickHouse's send_chunk_header gives the count its digits spell, past
+ * 2^64 - 1 (compared as decimal strings) an overflow, and anything but
+ * digits, an optional \r and the line break is refused.
+ * Nothing is read past the bytes given (AddressSanitizer).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,26 +29,81 @@
 
 #include "cli.h"
 
-#define MAX_FIELDS 64
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* tsv: the record (its line break aside) ends in an odd run of
+ * backslashes. */
+static int ends_in_lone_backslash(const char *rec, size_t len)
+{
+    size_t run = 0;
+    if (len && rec[len - 1] == '\n') {
+        size_t j = len - 1, b = 0;
+        while (j > 0 && rec[j - 1] == '\\')
+            j--, b++;
+        if (b % 2 == 0)
+            len--;
+    }
+    while (run < len && rec[len - 1 - run] == '\\')
+        run++;
+    return run % 2 == 1;
+}
+
+static void check_chunk_header(const char *p, size_t n)
+{
+    static const char max[] = "18446744073709551615"; /* 2^64 - 1 */
+    size_t k = 0, z = 0, end = n, digits;
+    uint64_t got = 0, v = 0;
+    int want, rc = cli_chunk_header(p, n, &got), over;
+    while (k < n && p[k] >= '0' && p[k] <= '9')
+        k++;
+    while (z + 1 < k && p[z] == '0')
+        z++; /* leading zeros */
+    digits = k - z;
+    /* past 2^64 - 1: compared as decimal strings, no arithmetic */
+    over = digits > sizeof max - 1 ||
+           (digits == sizeof max - 1 && memcmp(p + z, max, digits) > 0);
+    if (end && p[end - 1] == '\n')
+        end--;
+    if (end && p[end - 1] == '\r')
+        end--;
+    want = over ? -2 : k == 0 || k != end ? -1 : 0;
+    if (rc != want)
+        abort();
+    if (rc == 0) {
+        size_t j;
+        for (j = z; j < k; j++)
+            v = v * 10 + (uint64_t)(p[j] - '0');
+        if (got != v)
+            abort();
+    }
+}
 
 static void check_fields(cli_format f, const char *rec, size_t len,
                          size_t columns)
 {
-    cli_field a[MAX_FIELDS], b[MAX_FIELDS];
+    size_t max = cli_record_fields_max(f, rec, len, columns);
+    cli_field *a = malloc(max * sizeof *a), *b = malloc(max * sizeof *b);
     char *copy = malloc(len ? len : 1), *again;
     cli_buf out = {0};
     size_t na, nb, k;
     int bad;
-    if (!copy)
+    if (!copy || !a || !b)
         abort();
     memcpy(copy, rec, len);
-    na = cli_record_fields(f, copy, len, columns, a, MAX_FIELDS);
-    if (na == (size_t)-1) {
+    na = cli_record_fields(f, copy, len, columns, a, max);
+    if (f == FORMAT_TSV &&
+        (na == CLI_FIELDS_BAD_ESCAPE) != ends_in_lone_backslash(rec, len))
+        abort();
+    if (f == FORMAT_TSV && na == CLI_FIELDS_TOO_MANY)
+        abort(); /* max is enough */
+    if (na == CLI_FIELDS_TOO_MANY || na == CLI_FIELDS_BAD_ESCAPE) {
         free(copy);
+        free(a);
+        free(b);
         return;
     }
+    if (na > max)
+        abort();
     if (f == FORMAT_ROWBINARY && na != columns)
         abort();
     if (f == FORMAT_LINES && (na != 1 || memchr(a[0].ptr, '\n', a[0].len)))
@@ -64,7 +126,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
     if (cli_record_end(f, out.ptr, out.len, columns, &bad) != out.len || bad)
         abort();
     again = out.ptr;
-    nb = cli_record_fields(f, again, out.len, columns, b, MAX_FIELDS);
+    nb = cli_record_fields(f, again, out.len, columns, b, max);
     if (nb != na)
         abort();
     for (k = 0; k < na; k++) {
@@ -74,6 +136,8 @@ static void check_fields(cli_format f, const char *rec, size_t len,
     }
     cli_buf_free(&out);
     free(copy);
+    free(a);
+    free(b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -105,8 +169,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (at < size) {
         int bad;
         size_t len = cli_record_end(f, p + at, size - at, columns, &bad), k;
-        if (bad)
+        if (bad) {
+            /* RowBinary's framing: no shorter prefix holds a record */
+            for (k = size - at > 64 ? size - at - 64 : 0; k < size - at; k++) {
+                int b2;
+                if (f != FORMAT_ROWBINARY ||
+                    cli_record_end(f, p + at, k, columns, &b2) != 0)
+                    abort();
+            }
             break;
+        }
+        if (f == FORMAT_LINES)
+            check_chunk_header(p + at, len ? len : size - at);
         if (len == 0)
             break; /* the incomplete tail */
         if (len > size - at)
