@@ -341,8 +341,8 @@ static const wj_param p_tool_schemas[] = {{"BODY", WJ_ARG_DOCUMENT},
                                           {"PATH", WJ_ARG_NAMES}};
 static const wj_param p_prompt[] = {{"BODY", WJ_ARG_DOCUMENT},
                                     {"mode", WJ_ARG_WORD}};
-static const wj_param p_common[] = {{"A", WJ_ARG_DIGESTS},
-                                    {"B", WJ_ARG_DIGESTS}};
+static const wj_param p_common[] = {{"a", WJ_ARG_DIGESTS},
+                                    {"b", WJ_ARG_DIGESTS}};
 static const wj_param p_encode[] = {{"BODY", WJ_ARG_DOCUMENT},
                                     {"TEXTS", WJ_ARG_TEXTS}};
 
@@ -412,7 +412,7 @@ static const wj_function table[] = {
      "the messages_digest of every prefix of a conversation",
      call_prefix_digests},
     {"prompt_prefix_digests", PARAMS(p_prompt), WJ_RESULT_DIGESTS,
-     EVERYWHERE | WJ_FN_COMPACT,
+     EVERYWHERE | WJ_FN_COMPACT | WJ_FN_JQ_RAW_INPUT,
      "the prompt-cache prefix digests of a request body: one per element, "
      "in mode sent, canonical or tools_set", call_prompt_prefix_digests},
     {"common_prefix_length", PARAMS(p_common), WJ_RESULT_INTEGER,
