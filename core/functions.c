@@ -412,7 +412,7 @@ static const wj_function table[] = {
      "the messages_digest of every prefix of a conversation",
      call_prefix_digests},
     {"prompt_prefix_digests", PARAMS(p_prompt), WJ_RESULT_DIGESTS,
-     EVERYWHERE | WJ_FN_COMPACT | WJ_FN_JQ_RAW_INPUT,
+     EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
      "the prompt-cache prefix digests of a request body: one per element, "
      "in mode sent, canonical or tools_set", call_prompt_prefix_digests},
     {"common_prefix_length", PARAMS(p_common), WJ_RESULT_INTEGER,
