@@ -40,9 +40,14 @@ static int leave_out_markers(void *ctx, uint32_t obj, uint32_t *order,
     uint32_t k, kept = 0, count = *n, name = wj_node_first(obj);
     int found = 0;
 
-    for (k = 0; k < count; k++, name = wj_member_next(doc, name))
+    for (k = 0; k < count; k++, name = wj_member_next(doc, name)) {
+        /* most names are plain and start with neither marker's letter */
+        const char *at = doc->json + doc->tape[name];
+        if (*at == '"' && at[1] != 'c' && at[1] != 'p')
+            continue;
         if (wj_name_in(wj_doc_name(doc, name), markers, 2))
             found = 1;
+    }
     if (!found)
         return 0;
     if (p->style == WJ_STYLE_SENT) {
@@ -59,6 +64,42 @@ static int leave_out_markers(void *ctx, uint32_t obj, uint32_t *order,
     return 1;
 }
 
+/* True when text[0..n) spells word, found from its first '_' (a rarer
+ * byte in prompts than its first letter). */
+static int spells(const char *text, size_t n, wj_name word)
+{
+    size_t pivot = (size_t)((const char *)memchr(word.ptr, '_', word.len) -
+                            word.ptr);
+    const char *at, *last;
+    if (n < word.len)
+        return 0;
+    at = text + pivot;
+    last = text + n - (word.len - pivot);
+    while (at <= last &&
+           (at = memchr(at, '_', (size_t)(last - at) + 1)) != NULL) {
+        if (memcmp(at - pivot, word.ptr, word.len) == 0)
+            return 1;
+        at++;
+    }
+    return 0;
+}
+
+/* True when the value at node may hold a marker: its text spells one, or
+ * the document has names with escapes (which could spell one). */
+static int may_hold_marker(const wj_doc *doc, uint32_t node)
+{
+    uint32_t start = wj_node_start(doc, node);
+    size_t n = wj_node_end(doc, node) - start;
+    const char *text = doc->json + start;
+    size_t k;
+    if (doc->n_escaped > 0)
+        return 1;
+    for (k = 0; k < 2; k++)
+        if (spells(text, n, markers[k]))
+            return 1;
+    return 0;
+}
+
 /* Appends the rendering of node (0: absent, written as null). */
 static wj_code put_value(const prompt *p, uint32_t node, wj_buf *buf)
 {
@@ -70,9 +111,12 @@ static wj_code put_value(const prompt *p, uint32_t node, wj_buf *buf)
         wj_buf_put(buf, "null", 4);
         return WJ_OK;
     }
-    return wj_buf_code(buf, wj_render_hooked(p->doc, node, &opts, &hook, buf,
-                                             p->err),
-                       p->err);
+    return wj_buf_code(
+        buf,
+        wj_render_hooked(p->doc, node, &opts,
+                         may_hold_marker(p->doc, node) ? &hook : NULL, buf,
+                         p->err),
+        p->err);
 }
 
 static wj_code put_bytes(const prompt *p, wj_buf *buf, const char *s)
@@ -237,22 +281,25 @@ static wj_code render_element(const prompt *p, const body *b, uint32_t k,
     return rc;
 }
 
-/* Chains the element digest of rendering[0..len) onto *chain (the previous
- * prefix digest, binary; first: there is none) and writes the new one. */
-static void chain_digest(const char *rendering, size_t len, int first,
-                         unsigned char chain[32])
+/* pk = SHA-256(p(k-1) || dk), all hex: prev holds p(k-1) (empty for the
+ * first) and receives pk; chain its bytes. */
+static void chain_digest(const char d[WJ_DIGEST_HEX_SIZE],
+                         char prev[WJ_DIGEST_HEX_SIZE], unsigned char *chain)
 {
-    char d[WJ_DIGEST_HEX_SIZE], prev[WJ_DIGEST_HEX_SIZE];
     wj_sha256 h;
-    wj_sha256_hex(rendering, len, d);
     wj_sha256_init(&h);
-    if (!first) {
-        wj_hex_encode(chain, 32, prev);
-        wj_sha256_update(&h, prev, 64);
-    }
+    wj_sha256_update(&h, prev, strlen(prev));
     wj_sha256_update(&h, d, 64);
-    wj_sha256_peek_hex(&h, d);
-    wj_digest_bytes(d, chain);
+    wj_sha256_peek_hex(&h, prev);
+    wj_digest_bytes(prev, chain);
+}
+
+/* True when e0's tools_set rendering can differ from its canonical one: its
+ * tools are an array of two or more. */
+static int tools_to_sort(const wj_doc *doc, const body *b)
+{
+    return b->tools && wj_node_type(doc, b->tools) == WJ_ARRAY &&
+           wj_node_count(doc, b->tools) > 1;
 }
 
 int wj_prompt_mode_find(const char *word, size_t len)
@@ -277,6 +324,9 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
     body b;
     size_t n, bytes;
     unsigned char *block;
+    /* the canonical elements' digests (hex, n of them), which tools_set
+     * shares past e0, when both are asked for */
+    char *canonical_d = NULL;
     uint32_t k;
     int m;
     wj_code rc;
@@ -303,6 +353,13 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
         if (modes & (1u << m))
             out->digests[m] = block + n * sizeof *out->sent_bytes +
                               (size_t)m * n * 32;
+    if (out->digests[WJ_PROMPT_CANONICAL] && out->digests[WJ_PROMPT_TOOLS_SET]) {
+        canonical_d = wj_malloc(alloc, n * 64);
+        if (!canonical_d) {
+            rc = wj_fail_nomem(err);
+            goto done;
+        }
+    }
     if (wj_buf_reserve(&buf, wj_render_reserve(len / n)) != 0) {
         rc = wj_buf_fail(&buf, err);
         goto done;
@@ -311,24 +368,32 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
         prompt p = {&doc, styles[m], err};
         uint32_t message = b.messages ? wj_node_first(b.messages) : 0;
         unsigned char *chain = out->digests[m];
+        int shared = m == WJ_PROMPT_TOOLS_SET && canonical_d;
+        char prev[WJ_DIGEST_HEX_SIZE] = "";
         if (!chain)
             continue;
-        for (k = 0; k < n && rc == WJ_OK; k++) {
-            rc = render_element(&p, &b, k, &message,
-                                m == WJ_PROMPT_TOOLS_SET, &buf);
-            if (rc != WJ_OK)
-                break;
+        for (k = 0; k < n; k++) {
+            char d[WJ_DIGEST_HEX_SIZE];
+            if (shared && (k > 0 || !tools_to_sort(&doc, &b))) {
+                memcpy(d, canonical_d + (size_t)k * 64, 64);
+            } else {
+                rc = render_element(&p, &b, k, &message,
+                                    m == WJ_PROMPT_TOOLS_SET, &buf);
+                if (rc != WJ_OK)
+                    break;
+                wj_sha256_hex(buf.ptr, buf.len, d);
+            }
             if (m == WJ_PROMPT_SENT)
                 out->sent_bytes[k] = buf.len;
-            if (k)
-                memcpy(chain + (size_t)k * 32, chain + (size_t)(k - 1) * 32,
-                       32);
-            chain_digest(buf.ptr, buf.len, k == 0, chain + (size_t)k * 32);
+            if (m == WJ_PROMPT_CANONICAL && canonical_d)
+                memcpy(canonical_d + (size_t)k * 64, d, 64);
+            chain_digest(d, prev, chain + (size_t)k * 32);
         }
     }
 done:
     if (rc != WJ_OK)
         wj_prompt_prefix_free(alloc, out);
+    wj_free(alloc, canonical_d);
     wj_free(alloc, buf.ptr);
     wj_doc_release(&doc);
     return rc;

@@ -112,8 +112,18 @@ H5 = ('{ "messages" : [ { "content" : "a\\/b\\u00e9\\n\\u0001" , "role" : "user"
 H5_ELEMENTS = {m: [H4_ELEMENTS[m][0], '{"system":null}',
                    '{"content":"a/b\u00e9\\n\\u0001","role":"user"}'] for m in MODES}
 
+# A marker spelled with an escape is a marker; the words in a string, or
+# in a longer name, are not.
+H6 = ('{"messages":[{"role":"user","content":"see cache_control",'
+      '"cache\\u005fcontrol":{"type":"ephemeral"},"xprompt_cache_breakpoint":1}]}')
+H6_ELEMENTS = {m: [H4_ELEMENTS[m][0], '{"system":null}',
+                   '{"role":"user","content":"see cache_control","xprompt_cache_breakpoint":1}'
+                   if m == "sent" else
+                   '{"content":"see cache_control","role":"user","xprompt_cache_breakpoint":1}']
+               for m in MODES}
+
 HAND = [("H1", H1, H1_ELEMENTS), ("H2", H2, H2_ELEMENTS), ("H3", H3, H3_ELEMENTS),
-        ("H4", H4, H4_ELEMENTS), ("H5", H5, H5_ELEMENTS)]
+        ("H4", H4, H4_ELEMENTS), ("H5", H5, H5_ELEMENTS), ("H6", H6, H6_ELEMENTS)]
 
 # (a, b, expected) for common_prefix_length, as JSON texts.
 COMMON = [('["x","y","z"]', '["x","y","w"]', 2), ('[]', '["x"]', 0),
