@@ -220,15 +220,20 @@ static int prompt_mode(const wj_name *word, size_t n_word, wj_error *err)
      * until this thread's next bad word, long enough for the front end to
      * format it. */
     static _Thread_local char message[96];
+    size_t shown;
     int m;
     if (n_word == 0)
         return WJ_PROMPT_SENT;
     m = wj_prompt_mode_find(word->ptr, word->len);
     if (m >= 0)
         return m;
+    shown = word->len > 40 ? 40 : word->len;
+    while (shown < word->len && shown > 0 &&
+           ((unsigned char)word->ptr[shown] & 0xC0) == 0x80)
+        shown--; /* not into a character */
     snprintf(message, sizeof message,
              "unknown mode \"%.*s\" (sent, canonical or tools_set)",
-             word->len > 40 ? 40 : (int)word->len, word->ptr);
+             (int)shown, word->ptr);
     wj_fail(err, WJ_ERR_ARGUMENT, 0, message);
     wj_fail_in(err, WJ_ERR_ARGUMENT, "mode");
     return -1;
