@@ -63,9 +63,13 @@ static void usage(FILE *f)
         if (!(fns[k].flags & WJ_FN_CLI) || (fns[k].flags & WJ_FN_AGGREGATE))
             continue;
         fprintf(f, "  %s(", fns[k].name);
-        for (p = 0; p < fns[k].n_params; p++)
-            fprintf(f, "%s%s%s", p ? ", " : "", fns[k].params[p].name,
-                    fns[k].params[p].kind == WJ_ARG_NAMES ? " ..." : "");
+        for (p = 0; p < fns[k].n_params; p++) {
+            int word = fns[k].params[p].kind == WJ_ARG_WORD;
+            fprintf(f, "%s%s%s%s", p ? (word ? " [, " : ", ") : "",
+                    fns[k].params[p].name,
+                    fns[k].params[p].kind == WJ_ARG_NAMES ? " ..." : "",
+                    word ? "]" : "");
+        }
         fprintf(f, ")\n      %s\n", fns[k].summary);
     }
     fputs("\nOptions:\n"

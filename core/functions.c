@@ -9,6 +9,7 @@
 #include "wj_internal.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------------ the core calls */
@@ -211,6 +212,123 @@ static wj_code call_prefix_digests(const wj_arg *a, const wj_name *names,
     return rendered(WJ_OK, res, out, (size_t)(at - out));
 }
 
+/* The mode a call's optional word names: sent when there is none; -1 and
+ * err filled when the word names none (the message quotes the word). */
+static int prompt_mode(const wj_name *word, size_t n_word, wj_error *err)
+{
+    /* The message names the word, so it cannot be static: it lives here
+     * until this thread's next bad word, long enough for the front end to
+     * format it. */
+    static _Thread_local char message[96];
+    size_t shown;
+    int m;
+    if (n_word == 0)
+        return WJ_PROMPT_SENT;
+    m = wj_prompt_mode_find(word->ptr, word->len);
+    if (m >= 0)
+        return m;
+    shown = word->len > 40 ? 40 : word->len;
+    while (shown < word->len && shown > 0 &&
+           ((unsigned char)word->ptr[shown] & 0xC0) == 0x80)
+        shown--; /* not into a character */
+    snprintf(message, sizeof message,
+             "unknown mode \"%.*s\" (sent, canonical or tools_set)",
+             (int)shown, word->ptr);
+    wj_fail(err, WJ_ERR_ARGUMENT, 0, message);
+    wj_fail_in(err, WJ_ERR_ARGUMENT, "mode");
+    return -1;
+}
+
+/* The prefix digests of a request body in one mode, as a JSON array of
+ * strings. */
+static wj_code call_prompt_prefix_digests(const wj_arg *a,
+                                          const wj_name *names, size_t n_names,
+                                          const wj_alloc *alloc,
+                                          wj_result *res, wj_error *err)
+{
+    wj_prompt_prefixes pp;
+    char *out, *at;
+    size_t k;
+    int m = prompt_mode(names, n_names, err);
+    wj_code rc;
+    if (m < 0)
+        return WJ_ERR_ARGUMENT;
+    rc = wj_prompt_prefix(a[0].ptr, a[0].len, 1u << m, alloc, &pp, err);
+    if (rc != WJ_OK)
+        return rc;
+    out = wj_malloc(alloc, 2 + pp.n * 67 + 1);
+    if (!out) {
+        wj_prompt_prefix_free(alloc, &pp);
+        return wj_fail_nomem(err);
+    }
+    at = out;
+    *at++ = '[';
+    for (k = 0; k < pp.n; k++) {
+        if (k)
+            *at++ = ',';
+        *at++ = '"';
+        wj_hex_encode(pp.digests[m] + 32 * k, 32, at);
+        at += 64;
+        *at++ = '"';
+    }
+    *at++ = ']';
+    *at = '\0';
+    wj_prompt_prefix_free(alloc, &pp);
+    return rendered(WJ_OK, res, out, (size_t)(at - out));
+}
+
+/* True when two entries of such arrays are the same value: the same text,
+ * or the same canonical JSON (a digest spelled with an escape). */
+static wj_code same_entry(wj_name x, wj_name y, const wj_alloc *alloc,
+                          int *same, wj_error *err)
+{
+    char *cx = NULL, *cy = NULL;
+    size_t lx = 0, ly = 0;
+    wj_code rc;
+    *same = x.len == y.len && memcmp(x.ptr, y.ptr, x.len) == 0;
+    if (*same || (!memchr(x.ptr, '\\', x.len) && !memchr(y.ptr, '\\', y.len)))
+        return WJ_OK;
+    rc = wj_canonical_json(x.ptr, x.len, alloc, &cx, &lx, err);
+    if (rc == WJ_OK)
+        rc = wj_canonical_json(y.ptr, y.len, alloc, &cy, &ly, err);
+    if (rc == WJ_OK)
+        *same = lx == ly && memcmp(cx, cy, lx) == 0;
+    wj_free(alloc, cx);
+    wj_free(alloc, cy);
+    return rc;
+}
+
+/* How many leading entries two arrays (of prefix digests) share. */
+static wj_code call_common_prefix_length(const wj_arg *a,
+                                         const wj_name *names, size_t n_names,
+                                         const wj_alloc *alloc, wj_result *res,
+                                         wj_error *err)
+{
+    wj_name *x = NULL, *y = NULL;
+    size_t nx = 0, ny = 0, k = 0;
+    int same = 1;
+    wj_code rc;
+    (void)names, (void)n_names;
+    rc = wj_array_elements(a[0].ptr, a[0].len, alloc, &x, &nx, err);
+    if (rc != WJ_OK)
+        return wj_fail_in(err, rc, "a");
+    rc = wj_array_elements(a[1].ptr, a[1].len, alloc, &y, &ny, err);
+    if (rc != WJ_OK) {
+        wj_free(alloc, x);
+        return wj_fail_in(err, rc, "b");
+    }
+    while (k < nx && k < ny && rc == WJ_OK) {
+        rc = same_entry(x[k], y[k], alloc, &same, err);
+        if (rc != WJ_OK || !same)
+            break;
+        k++;
+    }
+    wj_free(alloc, x);
+    wj_free(alloc, y);
+    res->integer = (int64_t)k;
+    return rc;
+}
+
 /* ------------------------------------------------------------ the table */
 
 static const wj_param p_doc[] = {{"X", WJ_ARG_DOCUMENT}};
@@ -226,6 +344,10 @@ static const wj_param p_top_level[] = {{"BODY", WJ_ARG_DOCUMENT},
                                        {"VALUE", WJ_ARG_VALUE}};
 static const wj_param p_tool_schemas[] = {{"BODY", WJ_ARG_DOCUMENT},
                                           {"PATH", WJ_ARG_NAMES}};
+static const wj_param p_prompt[] = {{"BODY", WJ_ARG_DOCUMENT},
+                                    {"mode", WJ_ARG_WORD}};
+static const wj_param p_common[] = {{"a", WJ_ARG_DIGESTS},
+                                    {"b", WJ_ARG_DIGESTS}};
 static const wj_param p_encode[] = {{"BODY", WJ_ARG_DOCUMENT},
                                     {"TEXTS", WJ_ARG_TEXTS}};
 
@@ -294,6 +416,14 @@ static const wj_function table[] = {
      WJ_FN_DUCKDB | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI,
      "the messages_digest of every prefix of a conversation",
      call_prefix_digests},
+    {"prompt_prefix_digests", PARAMS(p_prompt), WJ_RESULT_DIGESTS,
+     EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
+     "the prompt-cache prefix digests of a request body: one per element, "
+     "in mode sent, canonical or tools_set", call_prompt_prefix_digests},
+    {"common_prefix_length", PARAMS(p_common), WJ_RESULT_INTEGER,
+     EVERYWHERE,
+     "the number of leading entries two arrays of prefix digests share",
+     call_common_prefix_length},
     {"version", NO_PARAMS, WJ_RESULT_TEXT, WJ_FN_PYTHON | WJ_FN_STABLE,
      "the library version", call_version},
 };
@@ -314,10 +444,16 @@ const wj_function *wj_function_find(const char *name, size_t len)
     return NULL;
 }
 
+/* The kind of fn's last parameter, or -1 when it has none. */
+static int last_kind(const wj_function *fn)
+{
+    return fn->n_params > 0 ? (int)fn->params[fn->n_params - 1].kind : -1;
+}
+
+/* True when the last parameter may be left out (names or a word). */
 static int takes_names(const wj_function *fn)
 {
-    return fn->n_params > 0 &&
-           fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
+    return last_kind(fn) == WJ_ARG_NAMES || last_kind(fn) == WJ_ARG_WORD;
 }
 
 size_t wj_function_min_args(const wj_function *fn)
@@ -327,7 +463,7 @@ size_t wj_function_min_args(const wj_function *fn)
 
 size_t wj_function_max_args(const wj_function *fn)
 {
-    return takes_names(fn) ? SIZE_MAX : fn->n_params;
+    return last_kind(fn) == WJ_ARG_NAMES ? SIZE_MAX : fn->n_params;
 }
 
 /* The names a call holds on the stack; more are allocated. */

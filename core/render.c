@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * render.c - one iterative walk over the tape that writes the wire (§4) or
- * the canonical (§5) rendering.
+ * render.c - one iterative walk over the tape that writes the wire (§4), the
+ * canonical (§5) or the sent (§16: members in input order) rendering.
  *
  * Containers are entered on an explicit stack of frames, so nesting costs
  * no C-stack recursion.  An object's member order comes from the parser's
@@ -443,7 +443,7 @@ static wj_code open_container(render *r, uint32_t node, char c, mode m,
     f->total = slot & ~WJ_COUNT_FLAGS;
     if (is_array)
         return WJ_OK;
-    if (slot & WJ_COUNT_IN_ORDER)
+    if ((slot & WJ_COUNT_IN_ORDER) || r->opts->style == WJ_STYLE_SENT)
         f->in_order = 1;
     else /* the sorted names just before the count */
         f->list = doc->tape[node + 1] - 1 - f->total;
@@ -460,7 +460,7 @@ static wj_code open_container(render *r, uint32_t node, char c, mode m,
     }
     if (r->opts->style == WJ_STYLE_CANONICAL)
         return slot & WJ_COUNT_UTF16 ? order_canonical(r, node, f) : WJ_OK;
-    if (f->own_list)
+    if (f->own_list || r->opts->style == WJ_STYLE_SENT)
         return WJ_OK;
     if (m == MODE_PROPMAP)
         return order_property_map(r, node,

@@ -406,6 +406,69 @@ WJ_API wj_code wj_prefix_digests(const char *json, size_t len,
                                  const wj_alloc *alloc, char **hexes,
                                  size_t *n, wj_error *err);
 
+/* ----------------------------------------------------- prompt prefixes */
+
+/*
+ * The prompt-cache audit's prefix digests (docs/contract.md §16).  A request
+ * body (a JSON object) is cut into elements: e0 = {"model","tools",
+ * "response_format"} (null when absent), e1 = {"system"} (system, else
+ * instructions, else systemInstruction), then one per entry of messages
+ * (else input when an array, else contents), every member cache_control or
+ * prompt_cache_breakpoint left out at any depth.  Each element is rendered
+ * in a mode; with di the SHA-256 of its rendering, p0 = SHA-256(hex d0) and
+ * pk = SHA-256(hex p(k-1) || hex dk), hashed as lowercase hex characters.
+ */
+typedef enum wj_prompt_mode {
+    WJ_PROMPT_SENT,      /* members in input order, numbers as sent */
+    WJ_PROMPT_CANONICAL, /* canonical_json of each element */
+    WJ_PROMPT_TOOLS_SET  /* canonical, e0's tools sorted by their bytes */
+} wj_prompt_mode;
+#define WJ_PROMPT_MODES 3
+/* wj_prompt_prefix's modes: a bit (1u << mode) per mode, or all three. */
+#define WJ_PROMPT_ALL 0x7u
+
+/* The mode the word[0..len) names ("sent", "canonical", "tools_set"), or -1. */
+WJ_API int wj_prompt_mode_find(const char *word, size_t len);
+
+/* One request's prefixes, from wj_prompt_prefix (release with
+ * wj_prompt_prefix_free). */
+typedef struct wj_prompt_prefixes {
+    size_t n; /* elements: 2 + the number of messages */
+    /* Per mode asked for, n digests of 32 bytes each: p0 … p(n-1), the
+     * bytes prompt_prefix_digests writes as 64 lowercase hex characters
+     * (digests[WJ_PROMPT_CANONICAL] + 32 * k is pk); NULL for a mode not
+     * asked for. */
+    unsigned char *digests[WJ_PROMPT_MODES];
+    /* The length in bytes of each element's sent rendering (n of them;
+     * all 0 unless the sent mode is asked for). */
+    size_t *sent_bytes;
+} wj_prompt_prefixes;
+
+/*
+ * Parses the body json once and fills *out for the modes whose bits are in
+ * modes (WJ_PROMPT_ALL for all).  Errors: the input's (§3); WJ_ERR_TYPE
+ * when the body is not an object, or its messages (or contents) member is
+ * not an array; WJ_ERR_RANGE for a number canonical modes cannot write.
+ * On failure *out is empty.  Thread-safe.  For example, how many
+ * leading elements two requests share in the canonical mode:
+ *
+ *   wj_prompt_prefixes a, b;
+ *   wj_prompt_prefix(ja, la, 1u << WJ_PROMPT_CANONICAL, NULL, &a, &err);
+ *   wj_prompt_prefix(jb, lb, 1u << WJ_PROMPT_CANONICAL, NULL, &b, &err);
+ *   for (k = 0; k < a.n && k < b.n; k++)
+ *       if (memcmp(a.digests[1] + 32 * k, b.digests[1] + 32 * k, 32))
+ *           break;                      (k elements shared)
+ *   wj_prompt_prefix_free(NULL, &a);
+ *   wj_prompt_prefix_free(NULL, &b);
+ */
+WJ_API wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
+                                const wj_alloc *alloc, wj_prompt_prefixes *out,
+                                wj_error *err);
+
+/* Releases what p holds (allocated with alloc); p is left empty. */
+WJ_API void wj_prompt_prefix_free(const wj_alloc *alloc,
+                                  wj_prompt_prefixes *p);
+
 /* ------------------------------------------------- the table of functions */
 
 /*
@@ -424,8 +487,12 @@ typedef enum wj_arg_kind {
     WJ_ARG_VALUE,    /* JSON text of a value to splice; hosts make it from
                         their values as SQLite's json_set does */
     WJ_ARG_TEXTS,    /* JSON text: an array of strings and nulls */
-    WJ_ARG_NAMES     /* the last parameter: any number of names (data
+    WJ_ARG_NAMES,    /* the last parameter: any number of names (data
                         members, ignored members, a path); NULLs skipped */
+    WJ_ARG_DIGESTS,  /* JSON text: an array of digests (hosts with lists
+                        take their list of strings: DuckDB's VARCHAR[]) */
+    WJ_ARG_WORD      /* the last parameter, optional: one word (a mode);
+                        absent or NULL is the default */
 } wj_arg_kind;
 
 typedef enum wj_result_kind {
@@ -490,13 +557,15 @@ typedef struct wj_result {
 typedef struct wj_function wj_function;
 struct wj_function {
     const char *name;       /* the SQL name, the Python name, the builtin */
-    const wj_param *params; /* n_params of them; WJ_ARG_NAMES only last */
+    const wj_param *params; /* n_params of them; WJ_ARG_NAMES and
+                               WJ_ARG_WORD only last */
     size_t n_params;
     wj_result_kind result;
     unsigned flags;     /* WJ_FN_* */
     const char *summary; /* one line for the docs and --help */
     /* The core call, on arguments checked against params: args holds the
-     * fixed ones, names the non-NULL WJ_ARG_NAMES ones.  NULL for an
+     * fixed ones, names the non-NULL WJ_ARG_NAMES ones (or the
+     * WJ_ARG_WORD, when given and not NULL).  NULL for an
      * aggregate. */
     wj_code (*call)(const wj_arg *args, const wj_name *names, size_t n_names,
                     const wj_alloc *alloc, wj_result *res, wj_error *err);
@@ -509,7 +578,8 @@ WJ_API const wj_function *wj_functions(size_t *n);
 WJ_API const wj_function *wj_function_find(const char *name, size_t len);
 
 /* How many arguments fn takes at least, and at most (SIZE_MAX: any number,
- * it ends in WJ_ARG_NAMES). */
+ * it ends in WJ_ARG_NAMES; one more than the least when it ends in
+ * WJ_ARG_WORD). */
 WJ_API size_t wj_function_min_args(const wj_function *fn);
 WJ_API size_t wj_function_max_args(const wj_function *fn);
 

@@ -720,7 +720,9 @@ size_t wj_names_repeat(const wj_doc *doc, const uint32_t *names,
 typedef enum wj_style {
     WJ_STYLE_WIRE,        /* §4 with the property-map rule */
     WJ_STYLE_WIRE_SORTED, /* §4, everything as data */
-    WJ_STYLE_CANONICAL    /* §5, RFC 8785 */
+    WJ_STYLE_CANONICAL,   /* §5, RFC 8785 */
+    WJ_STYLE_SENT         /* §16's `sent`: members in input order, numbers as
+                             their lexemes, strings as §4 writes them */
 } wj_style;
 
 typedef struct wj_render_opts {

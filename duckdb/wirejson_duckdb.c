@@ -208,6 +208,15 @@ static int value_text(duckdb_function_info info, const wj_function *fn,
 /* The most arguments a call keeps on the stack; more are allocated. */
 #define ARGS_ON_STACK 16
 
+/* Where column c is among the list columns list_col[0..n), or n. */
+static size_t list_index(const size_t *list_col, size_t n, size_t c)
+{
+    size_t l;
+    for (l = 0; l < n && list_col[l] != c; l++)
+        ;
+    return l;
+}
+
 /* A DIGESTS result (a JSON array of hex strings, as the core writes it) as
  * row k of a VARCHAR[] vector.  0, or -1 when out of memory. */
 static int write_digests(duckdb_vector out, idx_t k, const char *text,
@@ -239,6 +248,33 @@ static int write_digests(duckdb_vector out, idx_t k, const char *text,
     return 0;
 }
 
+/* Most columns that may be lists (VARCHAR[] for a WJ_ARG_DIGESTS). */
+#define MAX_LISTS 4
+
+/* Row k of the VARCHAR[] vector v as JSON text (an array of strings and
+ * nulls) in w, into *arg.  0, or -1 when out of memory. */
+static int list_text(duckdb_vector v, idx_t k, wj_writer *w, wj_arg *arg)
+{
+    const duckdb_list_entry *e =
+        (const duckdb_list_entry *)duckdb_vector_get_data(v) + k;
+    duckdb_vector child = duckdb_list_vector_get_child(v);
+    const duckdb_string_t *strings = duckdb_vector_get_data(child);
+    uint64_t *valid = duckdb_vector_get_validity(child);
+    idx_t i;
+
+    wj_writer_reset(w);
+    wj_writer_begin_array(w);
+    for (i = e->offset; i < e->offset + e->length; i++)
+        if (valid && !duckdb_validity_row_is_valid(valid, i))
+            wj_writer_null(w);
+        else
+            wj_writer_string(w, wirejson_string_ptr(strings + i),
+                             wirejson_string_len(strings + i));
+    wj_writer_end_array(w);
+    arg->ptr = wj_writer_text(w, &arg->len, NULL);
+    return arg->ptr ? 0 : -1;
+}
+
 static void wirejsonScalarFunc(duckdb_function_info info,
                                duckdb_data_chunk input, duckdb_vector output)
 {
@@ -254,6 +290,9 @@ static void wirejsonScalarFunc(duckdb_function_info info,
     wj_arg *args = stack_args;
     uint64_t *out_valid = NULL;
     value_column vc;
+    duckdb_vector list_vec[MAX_LISTS];
+    wj_writer *list_w[MAX_LISTS] = {NULL};
+    size_t list_col[MAX_LISTS], n_lists = 0, l;
     idx_t k;
 
     if (n_cols > ARGS_ON_STACK) {
@@ -273,6 +312,20 @@ static void wirejsonScalarFunc(duckdb_function_info info,
             value_col = c;
             value_column_init(&vc, v);
         }
+        if (c < fn->n_params && fn->params[c].kind == WJ_ARG_DIGESTS &&
+            n_lists < MAX_LISTS) {
+            duckdb_logical_type t = duckdb_vector_get_column_type(v);
+            int is_list = duckdb_get_type_id(t) == DUCKDB_TYPE_LIST;
+            duckdb_destroy_logical_type(&t);
+            if (is_list) {
+                if (wj_writer_new(NULL, &list_w[n_lists]) != WJ_OK) {
+                    duckdb_scalar_function_set_error(info, "out of memory");
+                    goto done;
+                }
+                list_vec[n_lists] = v;
+                list_col[n_lists++] = c;
+            }
+        }
     }
     for (k = 0; k < n_rows; k++) {
         wj_result res;
@@ -288,6 +341,13 @@ static void wirejsonScalarFunc(duckdb_function_info info,
                 if (value_text(info, fn, &vc, data[c], k, num, &args[c],
                                &owned) != 0)
                     goto done;
+            } else if (n_lists && (l = list_index(list_col, n_lists, c)) <
+                                      n_lists) {
+                if (list_text(list_vec[l], k, list_w[l], &args[c]) != 0) {
+                    free(owned);
+                    duckdb_scalar_function_set_error(info, "out of memory");
+                    goto done;
+                }
             } else {
                 const duckdb_string_t *s = (const duckdb_string_t *)data[c] + k;
                 args[c].ptr = wirejson_string_ptr(s);
@@ -335,6 +395,8 @@ static void wirejsonScalarFunc(duckdb_function_info info,
         wj_result_free(NULL, &res);
     }
 done:
+    for (l = 0; l < n_lists; l++)
+        wj_writer_free(list_w[l]);
     if (data != stack_data) {
         free((void *)data);
         free(valid);
@@ -373,19 +435,40 @@ static duckdb_logical_type result_type(wj_result_kind kind)
     }
 }
 
-static duckdb_state register_scalar(duckdb_connection con,
-                                    const wj_function *fn)
+/* A parameter's type: a VARCHAR[] for a list of digests given as one
+ * (as_list), ANY for a VALUE, else VARCHAR. */
+static duckdb_logical_type param_type(wj_arg_kind kind, int as_list)
+{
+    duckdb_logical_type t, list;
+    if (kind == WJ_ARG_VALUE)
+        return duckdb_create_logical_type(DUCKDB_TYPE_ANY);
+    t = duckdb_create_logical_type(DUCKDB_TYPE_VARCHAR);
+    if (!as_list)
+        return t;
+    list = duckdb_create_list_type(t);
+    duckdb_destroy_logical_type(&t);
+    return list;
+}
+
+/* One overload of fn: its first n_params parameters, the k-th list of
+ * digests a VARCHAR[] when bit k of lists is set, else JSON text. */
+static duckdb_scalar_function overload(const wj_function *fn, size_t n_params,
+                                       unsigned lists)
 {
     duckdb_scalar_function f = duckdb_create_scalar_function();
     duckdb_logical_type t;
-    duckdb_state st;
+    unsigned bit = 1;
     size_t p;
 
     duckdb_scalar_function_set_name(f, fn->name);
-    for (p = 0; p < fn->n_params; p++) {
+    for (p = 0; p < n_params; p++) {
         wj_arg_kind kind = fn->params[p].kind;
-        t = duckdb_create_logical_type(kind == WJ_ARG_VALUE ? DUCKDB_TYPE_ANY
-                                                            : DUCKDB_TYPE_VARCHAR);
+        int as_list = 0;
+        if (kind == WJ_ARG_DIGESTS) {
+            as_list = (lists & bit) != 0;
+            bit <<= 1;
+        }
+        t = param_type(kind, as_list);
         if (kind == WJ_ARG_NAMES)
             duckdb_scalar_function_set_varargs(f, t);
         else
@@ -398,8 +481,34 @@ static duckdb_state register_scalar(duckdb_connection con,
     duckdb_scalar_function_set_special_handling(f);
     duckdb_scalar_function_set_extra_info(f, (void *)(size_t)fn, NULL);
     duckdb_scalar_function_set_function(f, wirejsonScalarFunc);
-    st = duckdb_register_scalar_function(con, f);
-    duckdb_destroy_scalar_function(&f);
+    return f;
+}
+
+/* Registers fn as a set of overloads: with and without an optional word,
+ * and each list of digests as a VARCHAR[] or as JSON text. */
+static duckdb_state register_scalar(duckdb_connection con,
+                                    const wj_function *fn)
+{
+    duckdb_scalar_function_set set =
+        duckdb_create_scalar_function_set(fn->name);
+    size_t least = wj_function_min_args(fn), n, p;
+    unsigned n_lists = 0, lists;
+    duckdb_state st = DuckDBSuccess;
+
+    for (p = 0; p < fn->n_params; p++)
+        n_lists += fn->params[p].kind == WJ_ARG_DIGESTS;
+    if (fn->n_params == 0 || fn->params[fn->n_params - 1].kind != WJ_ARG_WORD)
+        least = fn->n_params;
+    for (n = least; n <= fn->n_params && st == DuckDBSuccess; n++)
+        for (lists = 0; lists < 1u << n_lists && st == DuckDBSuccess;
+             lists++) {
+            duckdb_scalar_function f = overload(fn, n, lists);
+            st = duckdb_add_scalar_function_to_set(set, f);
+            duckdb_destroy_scalar_function(&f);
+        }
+    if (st == DuckDBSuccess)
+        st = duckdb_register_scalar_function_set(con, set);
+    duckdb_destroy_scalar_function_set(&set);
     return st;
 }
 

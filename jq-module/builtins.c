@@ -66,10 +66,12 @@ static jv json_text(jv v)
 static void arities(const wj_function *fn, int *lo, int *hi)
 {
     int rest = fn->n_params > 0 ? (int)fn->n_params - 1 : 0;
-    int names = fn->n_params > 0 &&
-                fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
+    int last = fn->n_params > 0 ? (int)fn->params[fn->n_params - 1].kind : -1;
+    int names = last == WJ_ARG_NAMES;
     *hi = rest;
-    *lo = names && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN) ? rest - 1 : rest;
+    *lo = (names && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN)) || last == WJ_ARG_WORD
+              ? rest - 1
+              : rest;
 }
 
 /* What a call holds while it runs: the jq values whose bytes the wj_args
@@ -177,9 +179,17 @@ static jv convert(const wj_function *fn, size_t k, jv v, held *h, wj_arg *a)
         a->ptr = h->value_text;
         a->len = len;
         return jv_null();
+    case WJ_ARG_WORD:
+        if (jv_get_kind(v) != JV_KIND_STRING) {
+            jv_free(v);
+            return fail_argument(fn->name, "the mode must be a string");
+        }
+        hold(h, v, a);
+        return jv_null();
     case WJ_ARG_DOCUMENT:
     case WJ_ARG_TEXT:
     case WJ_ARG_TEXTS:
+    case WJ_ARG_DIGESTS:
         hold(h, json_text(v), a);
         return jv_null();
     }

@@ -42,5 +42,8 @@ def tool_schemas($path): [$__wirejson_call, "tool_schemas", ., $path] | debug | 
 def encode_with_schemas($texts): [$__wirejson_call, "encode_with_schemas", ., $texts] | debug | input;
 def wirejson_error: [$__wirejson_call, "wirejson_error", .] | debug | input;
 def prefix_digests: [$__wirejson_call, "prefix_digests", .] | debug | input;
-def __wirejson_builtins: builtins; def builtins: __wirejson_builtins + ["wire_json/0", "wire_json/1", "wire_json_text/0", "wire_json_text/1", "wire_json_sorted/0", "wire_json_sorted_text/0", "canonical_json/0", "canonical_json_text/0", "data_digest/0", "data_digest_text/0", "message_digest/0", "message_digest/1", "message_digest_text/0", "message_digest_text/1", "messages_digest/0", "messages_digest_text/0", "canonical_arguments/0", "with_top_level/2", "tool_schemas/1", "encode_with_schemas/1", "wirejson_error/0", "prefix_digests/0"];
+def prompt_prefix_digests: [$__wirejson_call, "prompt_prefix_digests", .] | debug | input;
+def prompt_prefix_digests($mode): [$__wirejson_call, "prompt_prefix_digests", ., $mode] | debug | input;
+def common_prefix_length($b): [$__wirejson_call, "common_prefix_length", ., $b] | debug | input;
+def __wirejson_builtins: builtins; def builtins: __wirejson_builtins + ["wire_json/0", "wire_json/1", "wire_json_text/0", "wire_json_text/1", "wire_json_sorted/0", "wire_json_sorted_text/0", "canonical_json/0", "canonical_json_text/0", "data_digest/0", "data_digest_text/0", "message_digest/0", "message_digest/1", "message_digest_text/0", "message_digest_text/1", "messages_digest/0", "messages_digest_text/0", "canonical_arguments/0", "with_top_level/2", "tool_schemas/1", "encode_with_schemas/1", "wirejson_error/0", "prefix_digests/0", "prompt_prefix_digests/0", "prompt_prefix_digests/1", "common_prefix_length/1"];
 # END generated

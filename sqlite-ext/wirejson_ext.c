@@ -209,17 +209,28 @@ static int sqlite_flags(const wj_function *fn)
     return flags;
 }
 
-/* Registers one row; an aggregate gets messages_agg.c's callbacks, the
- * only aggregate there is. */
+/* Registers one row, once for each number of arguments it takes (any
+ * number: once); an aggregate gets messages_agg.c's callbacks, the only
+ * aggregate there is. */
 static int register_function(sqlite3 *db, const wj_function *fn)
 {
-    size_t max = wj_function_max_args(fn);
+    size_t max = wj_function_max_args(fn), least = wj_function_min_args(fn);
     int n_arg = max == (size_t)-1 ? -1 : (int)max;
     void *row = (void *)(size_t)fn;
 
-    if (!(fn->flags & WJ_FN_AGGREGATE))
+    if (!(fn->flags & WJ_FN_AGGREGATE)) {
+        /* an optional word: the shorter call too */
+        int rc = n_arg >= 0 && least < max
+                     ? sqlite3_create_function_v2(db, fn->name, (int)least,
+                                                  sqlite_flags(fn), row,
+                                                  wirejsonFunc, NULL, NULL,
+                                                  NULL)
+                     : SQLITE_OK;
+        if (rc != SQLITE_OK)
+            return rc;
         return sqlite3_create_function_v2(db, fn->name, n_arg, sqlite_flags(fn),
                                           row, wirejsonFunc, NULL, NULL, NULL);
+    }
     if (strcmp(fn->name, "messages_digest_agg") != 0)
         return SQLITE_MISUSE;
     return sqlite3_create_window_function(

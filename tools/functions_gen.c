@@ -61,6 +61,24 @@ static int has_names(const wj_function *fn)
            fn->params[fn->n_params - 1].kind == WJ_ARG_NAMES;
 }
 
+/* True when the last parameter is an optional word (a mode). */
+static int has_word(const wj_function *fn)
+{
+    return fn->n_params > 0 &&
+           fn->params[fn->n_params - 1].kind == WJ_ARG_WORD;
+}
+
+/* The SQL argument count of the surface list: N, N+ (and any more) or
+ * N-M (an optional word). */
+static void arg_count(char *out, size_t size, const wj_function *fn)
+{
+    size_t least = wj_function_min_args(fn);
+    if (has_word(fn))
+        snprintf(out, size, "%zu-%zu", least, least + 1);
+    else
+        snprintf(out, size, "%zu%s", least, has_names(fn) ? "+" : "");
+}
+
 static const char *result_name(const wj_function *fn)
 {
     switch (fn->result) {
@@ -83,6 +101,8 @@ static void signature(buf *b, const wj_function *fn)
     for (k = 0; k < fn->n_params; k++) {
         if (fn->params[k].kind == WJ_ARG_NAMES)
             put(b, "%s%s …]", k ? " [, " : "[", fn->params[k].name);
+        else if (fn->params[k].kind == WJ_ARG_WORD)
+            put(b, " [, %s]", fn->params[k].name);
         else
             put(b, "%s%s", k ? ", " : "", fn->params[k].name);
     }
@@ -95,8 +115,10 @@ static void jq_arities(const wj_function *fn, int *lo, int *hi)
 {
     int rest = fn->n_params > 0 ? (int)fn->n_params - 1 : 0;
     *hi = rest;
-    *lo = has_names(fn) && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN) ? rest - 1
-                                                                 : rest;
+    *lo = (has_names(fn) && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN)) ||
+                  has_word(fn)
+              ? rest - 1
+              : rest;
 }
 
 /* How jq programs and the Python stub name a parameter after the first. */
@@ -274,6 +296,10 @@ static void py_param(buf *b, const wj_param *p, size_t k)
         put(b, "texts: Union[str, bytes, Sequence[Optional[str]]]");
         return;
     case WJ_ARG_NAMES: put(b, "*%s: Name", jq_arg_name_of(p)); return;
+    case WJ_ARG_DIGESTS:
+        put(b, "%s: Union[str, bytes, Sequence[str]]", p->name);
+        return;
+    case WJ_ARG_WORD: put(b, "%s: str = ...", p->name); return;
     }
 }
 
@@ -288,12 +314,13 @@ static void pyi(buf *b)
             continue;
         put(b, "def %s(", fn->name);
         for (i = 0; i < fn->n_params; i++) {
-            if (i && fn->params[i].kind == WJ_ARG_NAMES)
+            if (i && (fn->params[i].kind == WJ_ARG_NAMES ||
+                      fn->params[i].kind == WJ_ARG_WORD))
                 put(b, ", /");
             put(b, "%s", i ? ", " : "");
             py_param(b, &fn->params[i], i);
         }
-        if (fn->n_params && !has_names(fn))
+        if (fn->n_params && !has_names(fn) && !has_word(fn))
             put(b, ", /");
         switch (fn->result) {
         case WJ_RESULT_INTEGER: type = "int"; break;
@@ -349,7 +376,8 @@ static void pg_overloads(buf *b, const wj_function *fn, size_t k,
                          const char **chosen)
 {
     size_t i;
-    if (k < fn->n_params && fn->params[k].kind != WJ_ARG_NAMES) {
+    if (k < fn->n_params && fn->params[k].kind != WJ_ARG_NAMES &&
+        fn->params[k].kind != WJ_ARG_WORD) {
         const char *const *t;
         for (t = pg_types(fn->params[k].kind); *t; t++) {
             chosen[k] = *t;
@@ -364,6 +392,9 @@ static void pg_overloads(buf *b, const wj_function *fn, size_t k,
     for (i = 0; i < fn->n_params; i++) {
         if (fn->params[i].kind == WJ_ARG_NAMES)
             put(b, "%sVARIADIC %s text[] DEFAULT '{}'", i ? ", " : "",
+                pg_name(&fn->params[i]));
+        else if (fn->params[i].kind == WJ_ARG_WORD)
+            put(b, "%s%s text DEFAULT 'sent'", i ? ", " : "",
                 pg_name(&fn->params[i]));
         else
             put(b, "%s%s %s", i ? ", " : "", pg_name(&fn->params[i]),
@@ -426,8 +457,8 @@ static void surface_txt(buf *b)
            "#\n# Columns, separated by blanks:\n"
            "#   name      the SQL name (also the Python name and the jq "
            "builtin)\n"
-           "#   args      the SQL arguments: a number, or N+ for N and any "
-           "more\n"
+           "#   args      the SQL arguments: a number, N+ for N and any "
+           "more, or\n#             N-M for N or M (an optional word)\n"
            "#   kind      scalar | aggregate\n"
            "#   fronts    where it exists: s = SQLite, p = PostgreSQL, y = "
            "Python,\n"
@@ -442,8 +473,7 @@ static void surface_txt(buf *b)
         if (!(fn->flags & (WJ_FN_SQLITE | WJ_FN_POSTGRES | WJ_FN_PYTHON |
                            WJ_FN_JQ)))
             continue;
-        snprintf(args, sizeof args, "%zu%s", wj_function_min_args(fn),
-                 has_names(fn) ? "+" : "");
+        arg_count(args, sizeof args, fn);
         put(&f, "%s", "");
         if (fn->flags & WJ_FN_SQLITE)
             put(&f, " s");
@@ -467,8 +497,7 @@ static void surface_txt(buf *b)
         int lo, hi, a;
         if (!(fn->flags & WJ_FN_JQ_TEXT))
             continue;
-        snprintf(args, sizeof args, "%zu%s", wj_function_min_args(fn),
-                 has_names(fn) ? "+" : "");
+        arg_count(args, sizeof args, fn);
         jq_arities(fn, &lo, &hi);
         {
             char name[64];

@@ -199,6 +199,42 @@ CREATE FUNCTION wirejson_error_position(doc jsonb) RETURNS integer
 CREATE FUNCTION wirejson_version() RETURNS text
     AS 'MODULE_PATHNAME', 'wirejson_version'
     LANGUAGE C STABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION prompt_prefix_digests(body text, mode text DEFAULT 'sent') RETURNS text
+    AS 'MODULE_PATHNAME', 'wirejson_prompt_prefix_digests'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION prompt_prefix_digests(body json, mode text DEFAULT 'sent') RETURNS text
+    AS 'MODULE_PATHNAME', 'wirejson_prompt_prefix_digests'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION prompt_prefix_digests(body jsonb, mode text DEFAULT 'sent') RETURNS text
+    AS 'MODULE_PATHNAME', 'wirejson_prompt_prefix_digests'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a text, b text) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a text, b json) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a text, b jsonb) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a json, b text) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a json, b json) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a json, b jsonb) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a jsonb, b text) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a jsonb, b json) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION common_prefix_length(a jsonb, b jsonb) RETURNS integer
+    AS 'MODULE_PATHNAME', 'wirejson_common_prefix_length'
+    LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 -- messages_digest_agg(message):
 -- messages_digest of the rows' messages in order; as a window function, the prefix digest.

@@ -99,13 +99,21 @@ static Datum call_row(FunctionCallInfo fcinfo, const wj_function *fn)
             wjpg_arg_value(fcinfo, argno, func, &a->ptr, &a->len);
             break;
         case WJ_ARG_TEXTS:
+        case WJ_ARG_DIGESTS:
             wjpg_arg_doc(fcinfo, argno, func, &a->ptr, &a->len);
             break;
         case WJ_ARG_NAMES:
+        case WJ_ARG_WORD:
             break;
         }
     }
-    if (fixed < fn->n_params) { /* the VARIADIC text[] of names */
+    if (fixed < fn->n_params &&
+        fn->params[fixed].kind == WJ_ARG_WORD) { /* text DEFAULT 'sent' */
+        text *t = PG_GETARG_TEXT_PP((int)fixed);
+        fixed_args[fixed].ptr = VARDATA_ANY(t);
+        fixed_args[fixed].len = VARSIZE_ANY_EXHDR(t);
+        n_names = 1;
+    } else if (fixed < fn->n_params) { /* the VARIADIC text[] of names */
         wjpg_arg_names(fcinfo, (int)fixed, &names, &n_names);
         if (n_names) {
             args = palloc((fixed + n_names) * sizeof *args);
@@ -166,3 +174,5 @@ ENTRY(wirejson_encode_with_schemas, "encode_with_schemas")
 ENTRY(wirejson_error, "wirejson_error")
 ENTRY(wirejson_error_position, "wirejson_error_position")
 ENTRY(wirejson_version, "wirejson_version")
+ENTRY(wirejson_prompt_prefix_digests, "prompt_prefix_digests")
+ENTRY(wirejson_common_prefix_length, "common_prefix_length")

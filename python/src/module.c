@@ -185,25 +185,25 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
 
 /* texts as JSON text: a list or tuple of str and None is written as a JSON
  * array; anything else is a document. */
-static int texts_text(wjpy_state *st, const char *func, PyObject *obj,
-                      wjpy_text *out)
+static int texts_text(wjpy_state *st, const char *func, const char *argument,
+                      int none_too, PyObject *obj, wjpy_text *out)
 {
     if (PyList_Check(obj) || PyTuple_Check(obj)) {
         Py_ssize_t k, size = PySequence_Fast_GET_SIZE(obj);
         for (k = 0; k < size; k++) {
             PyObject *item = PySequence_Fast_GET_ITEM(obj, k);
-            if (item != Py_None && !PyUnicode_Check(item)) {
+            if ((item != Py_None || !none_too) && !PyUnicode_Check(item)) {
                 memset(out, 0, sizeof *out);
                 PyErr_Format(PyExc_TypeError,
-                             "%s: texts: element %zd must be str or None, not "
-                             "%.100s",
-                             func, k, Py_TYPE(item)->tp_name);
+                             "%s: %s: element %zd must be str%s, not %.100s",
+                             func, argument, k, none_too ? " or None" : "",
+                             Py_TYPE(item)->tp_name);
                 return -1;
             }
         }
-        return value_text(st, func, "texts", obj, out);
+        return value_text(st, func, argument, obj, out);
     }
-    return wjpy_text_from(st, func, "texts", obj, out);
+    return wjpy_text_from(st, func, argument, obj, out);
 }
 
 /* The error met while writing a Python document (raised, as a
@@ -395,10 +395,14 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
             r = value_text(st, func, "value", a[k], &texts[k]);
             break;
         case WJ_ARG_TEXTS:
-            r = texts_text(st, func, a[k], &texts[k]);
+            r = texts_text(st, func, "texts", 1, a[k], &texts[k]);
+            break;
+        case WJ_ARG_DIGESTS: /* a list of str, or its JSON text */
+            r = texts_text(st, func, fn->params[k].name, 0, a[k], &texts[k]);
             break;
         case WJ_ARG_NAME:
         case WJ_ARG_NAMES:
+        case WJ_ARG_WORD:
             continue;
         }
         if (r < 0)
@@ -444,6 +448,43 @@ done:
     return result;
 }
 
+/* A row whose last parameter is an optional word (a mode), which may also
+ * be given by its name: mode="canonical". */
+static int takes_word(const wj_function *fn)
+{
+    return fn->n_params > 0 &&
+           fn->params[fn->n_params - 1].kind == WJ_ARG_WORD;
+}
+
+/* call_function for such a row: the word given by keyword joins the
+ * positional arguments. */
+static PyObject *call_function_word(PyObject *self, PyObject *const *a,
+                                    Py_ssize_t nargs, PyObject *kwnames)
+{
+    const py_slot *slot = PyCapsule_GetPointer(PyTuple_GET_ITEM(self, 1), NULL);
+    const wj_function *fn = slot->fn;
+    const char *word = fn->params[fn->n_params - 1].name;
+    PyObject *all[MAX_FIXED + 1];
+    Py_ssize_t k;
+
+    if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0)
+        return call_function(self, a, nargs);
+    if (PyTuple_GET_SIZE(kwnames) != 1 ||
+        !PyUnicode_Check(PyTuple_GET_ITEM(kwnames, 0)) ||
+        PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), word) !=
+            0 ||
+        nargs != (Py_ssize_t)wj_function_min_args(fn)) {
+        PyErr_Format(PyExc_TypeError,
+                     "%s: the only keyword argument is %s, after the "
+                     "document",
+                     fn->name, word);
+        return NULL;
+    }
+    for (k = 0; k <= nargs; k++)
+        all[k] = a[k];
+    return call_function(self, all, nargs + 1);
+}
+
 /* Fills slots and defs from the rows with WJ_FN_PYTHON, once. */
 static int fill_defs(void)
 {
@@ -468,6 +509,10 @@ static int fill_defs(void)
         def->ml_name = fn->name;
         def->ml_meth = (PyCFunction)(void (*)(void))call_function;
         def->ml_flags = METH_FASTCALL;
+        if (takes_word(fn)) {
+            def->ml_meth = (PyCFunction)(void (*)(void))call_function_word;
+            def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
+        }
         def->ml_doc = fn->summary;
         for (f = 0; f < sizeof faces / sizeof *faces; f++)
             if (strcmp(faces[f].name, fn->name) == 0) {

@@ -56,5 +56,7 @@ def encode_with_schemas(body: Document, texts: Union[str, bytes, Sequence[Option
 def wirejson_error(doc: Document, /) -> Optional[str]: ...  # NULL for valid input, else the error message
 def wirejson_error_position(doc: Document, /) -> Optional[int]: ...  # NULL for valid input, else the 0-based byte offset of the error
 def prefix_digests(doc: Document, /) -> list[str]: ...  # the messages_digest of every prefix of a conversation
+def prompt_prefix_digests(body: Document, /, mode: str = ...) -> list[str]: ...  # the prompt-cache prefix digests of a request body: one per element, in mode sent, canonical or tools_set
+def common_prefix_length(a: Union[str, bytes, Sequence[str]], b: Union[str, bytes, Sequence[str]], /) -> int: ...  # the number of leading entries two arrays of prefix digests share
 def version() -> str: ...  # the library version
 # END generated

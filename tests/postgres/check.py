@@ -344,6 +344,38 @@ def check_cases(c, conn):
             print(f"  skipped {n}: {reason}")
 
 
+# ------------------------------------------------------- prompt prefixes
+
+def check_prompt(c, cur):
+    """prompt_prefix_digests and common_prefix_length on the hand cases of
+    tests/cache_audit/test_functions.py (renderings written by hand, digests
+    by hashlib): text and json keep what the client sent; jsonb keeps the
+    value only, so it is asked the canonical modes."""
+    t = load_module("cache_audit_functions",
+                    os.path.join(c.args.top, "tests/cache_audit/test_functions.py"))
+    for name, body, elements in t.HAND:
+        for mode in t.MODES:
+            want = json.dumps(t.chain(elements[mode]), separators=(",", ":"))
+            types = ("text", "json") if mode == "sent" else ("text", "json", "jsonb")
+            for typ in types:
+                got = q(cur, f"SELECT prompt_prefix_digests(%s::{typ}, %s)", (body, mode))[0][0]
+                c.ok(got == want, f"prompt: {name} {mode} {typ}: {got}")
+        got = q(cur, "SELECT prompt_prefix_digests(%s::json)", (body,))[0][0]
+        c.ok(got == json.dumps(t.chain(elements["sent"]), separators=(",", ":")),
+             f"prompt: {name}: the default mode is sent")
+    for a, b, want in t.COMMON:
+        for typ in ("text", "json", "jsonb"):
+            got = q(cur, f"SELECT common_prefix_length(%s::{typ}, %s::{typ})", (a, b))[0][0]
+            c.ok(got == want, f"prompt: common_prefix_length({a}, {b}) {typ}: {got}")
+    c.ok(q(cur, "SELECT common_prefix_length(NULL::text, '[]')")[0][0] is None,
+         "prompt: NULL in, NULL out")
+    for fn, args, words in t.ERRORS:
+        sql = f"SELECT {fn}({', '.join(['%s::text'] * len(args))})"
+        err = error_of(cur, sql, args)
+        c.ok(err is not None and all(w in err[1] for w in words),
+             f"prompt: {fn}{args}: {err}, wanted {words}")
+
+
 # ------------------------------------------------------------ demo data
 
 def demo_bodies(top):
@@ -689,7 +721,8 @@ def main():
     if want("cases"):
         check_cases(c, conn)
     c.no_jsonb = make_tables(c, cur)
-    steps = [("demo", check_demo), ("aggregate", check_aggregate),
+    steps = [("demo", check_demo), ("prompt", check_prompt),
+             ("aggregate", check_aggregate),
              ("index", check_index), ("parallel", check_parallel),
              ("sessions", check_sessions), ("memory", check_memory),
              ("limits", check_limits), ("cancel", check_cancel)]

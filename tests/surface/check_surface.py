@@ -58,9 +58,12 @@ def check_sqlite(build, table):
     for name, args, kind, marks, _jq in table:
         if "s" not in marks:
             continue
-        narg = -1 if args.endswith("+") else int(args)
         type_ = "w" if kind == "aggregate" else "s"
-        wanted[name] = {(type_, narg)}
+        if args.endswith("+"):
+            wanted[name] = {(type_, -1)}
+        else:  # N, or N-M: registered once per count
+            lo, _, hi = args.partition("-")
+            wanted[name] = {(type_, n) for n in range(int(lo), int(hi or lo) + 1)}
         if have.get(name) != wanted[name]:
             fail(f"sqlite: {name}: registered {have.get(name)}, "
                  f"listed {wanted[name]}")

@@ -168,12 +168,17 @@ static void test_table_shape(void)
         CHECK((t[k].call == NULL) == ((t[k].flags & WJ_FN_AGGREGATE) != 0));
         CHECK(t[k].summary && *t[k].summary);
         for (j = 0; j + 1 < t[k].n_params; j++)
-            CHECK(t[k].params[j].kind != WJ_ARG_NAMES);
+            CHECK(t[k].params[j].kind != WJ_ARG_NAMES &&
+                  t[k].params[j].kind != WJ_ARG_WORD);
     }
     CHECK(wj_function_find("data_diges", 10) == NULL);
     CHECK(wj_function_max_args(row("wire_json")) == SIZE_MAX);
     CHECK(wj_function_min_args(row("with_top_level")) == 3);
     CHECK(wj_function_max_args(row("wirejson_version")) == 0);
+    /* an optional word: one argument more, not any number */
+    CHECK(wj_function_min_args(row("prompt_prefix_digests")) == 1);
+    CHECK(wj_function_max_args(row("prompt_prefix_digests")) == 2);
+    CHECK(wj_function_max_args(row("common_prefix_length")) == 2);
 }
 
 /* What the front ends read from a row besides its call: tool_schemas is a
