@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sha256_multi.h - SHA-256 of many messages at once (sha256_multi.c).
+ *
+ * Internal to libwirejson (the unit tests, fuzz targets and bench may
+ * include it).  Every path gives libcrypto's digest, byte for byte.
+ */
+#ifndef WJ_SHA256_MULTI_H
+#define WJ_SHA256_MULTI_H
+
+#include <stddef.h>
+
+/* The hashing paths, slowest first: libcrypto one message at a time, and
+ * interleaved SHA-NI streams.  cpu.c picks one with the SIMD path. */
+enum { WJ_HASH_LIBCRYPTO = 1, WJ_HASH_SHA_NI = 2 };
+
+/* The hashing path chosen (deciding first if need be). */
+int wj_hash_path(void);
+
+/* SHA-256 of msg[k][0..len[k]) into out + 32 * k, for k < n, on the chosen
+ * path; a single message always goes through libcrypto. */
+void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
+                    size_t n, unsigned char *out);
+
+/* The same on `path` with `lanes` streams (1, 2 or 4; ignored for
+ * libcrypto): for the tests and the bench, which try every path.  -1 when
+ * the processor lacks the path, else 0. */
+int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
+                      const size_t *len, size_t n, unsigned char *out);
+
+/* SHA-256 of one message with libcrypto (sha256.c). */
+void wj_sha256_bytes(const void *data, size_t len, unsigned char md[32]);
+
+#endif /* WJ_SHA256_MULTI_H */
