@@ -168,7 +168,7 @@ wj_code wj_function_call_batch(const wj_function *fn, const wj_arg *args,
         memset(row, 0, sizeof *row);
         wj_error_clear(&row->error);
         row->offset = b.buf.len;
-        if (kind == PLAIN || n_args - 1 > ROW_NAMES ||
+        if (kind == PLAIN || n_args > ROW_NAMES + 1 ||
             (digest && a[0].ptr && a[0].len > LONG_ROW)) {
             if (digest && flush(&b, r) != 0) {
                 rc = WJ_ERR_NOMEM;
