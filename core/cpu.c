@@ -21,6 +21,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+/* CPUID, as not every compiler's __builtin_cpu_supports knows "sha":
+ * SSE4.1 is leaf 1 ECX bit 19, the SHA extensions leaf 7 EBX bit 29. */
+int wj_cpu_has_sha(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
+        return 0;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+}
+#else
+int wj_cpu_has_sha(void)
+{
+    return 0;
+}
+#endif
+
 _Atomic int wj_simd_chosen;
 _Atomic size_t wj_simd_block16 = SIZE_MAX;
 static _Atomic int hash_chosen;
@@ -56,8 +75,7 @@ int wj_simd_decide(void)
         best = WJ_SIMD_SSE2;
     if (__builtin_cpu_supports("avx2") && cap >= CAP_AVX2)
         best = WJ_SIMD_AVX2;
-    if (__builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-        cap >= CAP_SHA)
+    if (wj_cpu_has_sha() && cap >= CAP_SHA)
         hash = WJ_HASH_SHA_NI;
 #elif defined(__SSE2__)
     if (cap >= CAP_SSE2)

@@ -118,6 +118,12 @@ static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
 #define WJ_HAVE_SHA_PATH 1
 #define WJ_SHA __attribute__((target("sha,sse4.1")))
 #define WJ_SHA_INLINE __attribute__((target("sha,sse4.1"), always_inline))
+#define WJ_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
+#else
+#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
+#endif
 
 /*
  * One block of each of n streams (n a constant after inlining): abef and
@@ -137,8 +143,12 @@ static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
         save_abef[s] = abef[s];
         save_cdgh[s] = cdgh[s];
     }
+    /* Unrolled whole, so that the schedule's ring of four vectors a stream
+     * stays in registers. */
+    WJ_UNROLL(16)
     for (g = 0; g < 16; g++) {
         const __m128i k = _mm_loadu_si128((const __m128i *)(K + 4 * g));
+        WJ_UNROLL(4)
         for (s = 0; s < n; s++) {
             __m128i *ws = w[s], m;
             if (g < 4) {
@@ -243,12 +253,6 @@ static WJ_SHA void many_sha_ni(int lanes, const unsigned char *const *msg,
         }
     }
 }
-
-static int have_sha_ni(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("sha");
-}
 #endif
 
 int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
@@ -259,7 +263,7 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
         return 0;
     }
 #ifdef WJ_HAVE_SHA_PATH
-    if (path == WJ_HASH_SHA_NI && have_sha_ni() &&
+    if (path == WJ_HASH_SHA_NI && wj_cpu_has_sha() &&
         (lanes == 1 || lanes == 2 || lanes == 4)) {
         many_sha_ni(lanes, msg, len, n, out);
         return 0;

@@ -28,6 +28,9 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
 int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
                       const size_t *len, size_t n, unsigned char *out);
 
+/* Whether the processor has the SHA extensions and SSE4.1 (cpu.c). */
+int wj_cpu_has_sha(void);
+
 /* SHA-256 of one message with libcrypto (sha256.c). */
 void wj_sha256_bytes(const void *data, size_t len, unsigned char md[32]);
 
