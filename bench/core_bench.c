@@ -378,6 +378,7 @@ static const hasher hashers[] = {
     {"SHA-NI, 1 stream", WJ_HASH_SHA_NI, 1},
     {"SHA-NI, 2 streams", WJ_HASH_SHA_NI, 2},
     {"SHA-NI, 4 streams", WJ_HASH_SHA_NI, 4},
+    {"AVX-512, 16 lanes", WJ_HASH_AVX512, 16},
     {"wj_sha256_many (the core's path), batches of 1024", 0, 0},
 };
 #define N_HASHERS (sizeof hashers / sizeof *hashers)

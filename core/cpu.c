@@ -4,12 +4,12 @@
  *
  * Two decisions, made together: the scanning path (the fastest of scalar,
  * SSE2 and AVX2 that the processor has) and the hashing path for many
- * messages at once (interleaved SHA-NI streams where the processor has the
- * SHA extensions, else libcrypto; sha256_multi.c).  The environment
- * variable WIREJSON_SIMD caps both, slowest first: "scalar", "sse2",
- * "avx2" (libcrypto hashing for all three), "sha" (SHA-NI hashing with the
- * best scanning path): that one and no faster, the best the processor has
- * at or below it.  Any other value is ignored.  The variable is read once,
+ * messages at once (16 AVX-512 lanes, else interleaved SHA-NI streams where
+ * the processor has the SHA extensions, else libcrypto; sha256_multi.c,
+ * sha256_avx512.c).  The environment variable WIREJSON_SIMD caps both,
+ * slowest first: "scalar", "sse2", "avx2" (libcrypto hashing for all
+ * three), "sha" (SHA-NI hashing with the best scanning path), "avx512":
+ * that one and no faster, the best the processor has at or below it.  Any other value is ignored.  The variable is read once,
  * at the first call; every SIMD dispatch in the core reads the one
  * decision (wj_simd, wj_hash_path).  Deciding twice at once decides the
  * same, so a relaxed atomic is enough.
@@ -45,7 +45,7 @@ _Atomic size_t wj_simd_block16 = SIZE_MAX;
 static _Atomic int hash_chosen;
 
 /* The caps WIREJSON_SIMD names, slowest first. */
-enum { CAP_SCALAR, CAP_SSE2, CAP_AVX2, CAP_SHA };
+enum { CAP_SCALAR, CAP_SSE2, CAP_AVX2, CAP_SHA, CAP_AVX512 };
 
 void wj_simd_use(int path)
 {
@@ -57,12 +57,13 @@ void wj_simd_use(int path)
 
 static int cap_named(const char *want)
 {
-    static const char *const names[] = {"scalar", "sse2", "avx2", "sha"};
+    static const char *const names[] = {"scalar", "sse2", "avx2", "sha",
+                                        "avx512"};
     int k;
     for (k = 0; want && k < (int)(sizeof names / sizeof *names); k++)
         if (strcmp(want, names[k]) == 0)
             return k;
-    return CAP_SHA;
+    return CAP_AVX512;
 }
 
 int wj_simd_decide(void)
@@ -77,6 +78,8 @@ int wj_simd_decide(void)
         best = WJ_SIMD_AVX2;
     if (wj_cpu_has_sha() && cap >= CAP_SHA)
         hash = WJ_HASH_SHA_NI;
+    if (wj_cpu_has_avx512() && cap >= CAP_AVX512)
+        hash = WJ_HASH_AVX512;
 #elif defined(__SSE2__)
     if (cap >= CAP_SSE2)
         best = WJ_SIMD_SSE2;

@@ -17,93 +17,19 @@
  *   W[t..t+3] = msg2( msg1(W[t-16..], W[t-12..]) + W[t-7..t-4], W[t-4..] ).
  * The padding (§5.1.1) is built per lane in a tail of one or two blocks.
  *
- * Where the processor has no SHA extensions, or WIREJSON_SIMD caps the
- * path below "sha", every message goes through libcrypto (sha256.c).
+ * Where the processor has AVX-512, 16 lanes of it hash batches of 8
+ * messages or more (sha256_avx512.c), faster again.  Where it has neither,
+ * for a single message, or when WIREJSON_SIMD caps the path below "sha",
+ * every message goes through libcrypto (sha256.c).
  */
+#include "sha256_lanes.h"
 #include "sha256_multi.h"
 #include "wj_internal.h"
 
 #include <stdint.h>
 #include <string.h>
 
-/* FIPS 180-4 §4.2.2 */
-static const uint32_t K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-
-/* FIPS 180-4 §5.3.3 */
-static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
-                               0xa54ff53a, 0x510e527f, 0x9b05688c,
-                               0x1f83d9ab, 0x5be0cd19};
-
-#define MAX_LANES 4
-
-/* One message in a lane: its whole blocks still to hash, then the padded
- * tail (the last partial block, 0x80, zeros, the bit length). */
-typedef struct lane {
-    const unsigned char *next; /* the next whole block of the message */
-    size_t whole;              /* whole blocks left at next */
-    unsigned tail_left;        /* tail blocks left (1 or 2, then 0) */
-    unsigned tail_at;          /* the next tail block's offset in tail */
-    size_t msg;                /* which message (its digest's slot) */
-    unsigned char tail[128];
-} lane;
-
-static void lane_start(lane *l, const unsigned char *msg, size_t len,
-                       size_t which)
-{
-    size_t rest = len % 64, bits = len * 8, k;
-    unsigned blocks = rest < 56 ? 1 : 2;
-    l->next = msg;
-    l->whole = len / 64;
-    l->msg = which;
-    l->tail_left = blocks;
-    l->tail_at = 0;
-    memset(l->tail, 0, sizeof l->tail);
-    if (rest)
-        memcpy(l->tail, msg + len - rest, rest);
-    l->tail[rest] = 0x80;
-    for (k = 0; k < 8; k++)
-        l->tail[64 * blocks - 1 - k] = (unsigned char)(bits >> (8 * k));
-}
-
-/* The lane's next block, or NULL when its message is done. */
-static const unsigned char *lane_block(lane *l)
-{
-    const unsigned char *b;
-    if (l->whole) {
-        b = l->next;
-        l->next += 64;
-        l->whole--;
-        return b;
-    }
-    if (!l->tail_left)
-        return NULL;
-    b = l->tail + l->tail_at;
-    l->tail_at += 64;
-    l->tail_left--;
-    return b;
-}
-
-static void put_digest(const uint32_t st[8], unsigned char *out)
-{
-    int k;
-    for (k = 0; k < 8; k++) {
-        out[4 * k] = (unsigned char)(st[k] >> 24);
-        out[4 * k + 1] = (unsigned char)(st[k] >> 16);
-        out[4 * k + 2] = (unsigned char)(st[k] >> 8);
-        out[4 * k + 3] = (unsigned char)st[k];
-    }
-}
+#define MAX_LANES 4 /* SHA-NI streams at most */
 
 static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
                            size_t n, unsigned char *out)
@@ -147,7 +73,7 @@ static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
      * stays in registers. */
     WJ_UNROLL(16)
     for (g = 0; g < 16; g++) {
-        const __m128i k = _mm_loadu_si128((const __m128i *)(K + 4 * g));
+        const __m128i k = _mm_loadu_si128((const __m128i *)(wj_sha256_k + 4 * g));
         WJ_UNROLL(4)
         for (s = 0; s < n; s++) {
             __m128i *ws = w[s], m;
@@ -179,8 +105,8 @@ static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
  * high lane down, as sha256rnds2 takes them). */
 static WJ_SHA void state_start(__m128i *abef, __m128i *cdgh)
 {
-    *abef = _mm_set_epi32((int)H0[0], (int)H0[1], (int)H0[4], (int)H0[5]);
-    *cdgh = _mm_set_epi32((int)H0[2], (int)H0[3], (int)H0[6], (int)H0[7]);
+    *abef = _mm_set_epi32((int)wj_sha256_h0[0], (int)wj_sha256_h0[1], (int)wj_sha256_h0[4], (int)wj_sha256_h0[5]);
+    *cdgh = _mm_set_epi32((int)wj_sha256_h0[2], (int)wj_sha256_h0[3], (int)wj_sha256_h0[6], (int)wj_sha256_h0[7]);
 }
 
 static WJ_SHA void state_digest(__m128i abef, __m128i cdgh, unsigned char *out)
@@ -262,6 +188,10 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
         many_libcrypto(msg, len, n, out);
         return 0;
     }
+    if (path == WJ_HASH_AVX512 && wj_cpu_has_avx512()) {
+        wj_sha256_many_avx512(msg, len, n, out);
+        return 0;
+    }
 #ifdef WJ_HAVE_SHA_PATH
     if (path == WJ_HASH_SHA_NI && wj_cpu_has_sha() &&
         (lanes == 1 || lanes == 2 || lanes == 4)) {
@@ -273,15 +203,23 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
     return -1;
 }
 
-/* Lanes the SHA-NI path runs: measured in bench/core_bench (the "hash"
- * rows), 4 streams against 2. */
-#define SHA_NI_LANES 4
+/* Streams the SHA-NI path runs: on the Xeon of bench/RESULTS.md, 4 were
+ * no faster than 2 (core_bench --hash). */
+#define SHA_NI_LANES 2
+/* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
+ * time: fewer leave most lanes hashing zeros. */
+#define AVX512_LEAST 8
 
 void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
                     size_t n, unsigned char *out)
 {
+    int path = wj_hash_path();
+    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
+        wj_sha256_many_avx512(msg, len, n, out);
+        return;
+    }
 #ifdef WJ_HAVE_SHA_PATH
-    if (n > 1 && wj_hash_path() == WJ_HASH_SHA_NI) {
+    if (n > 1 && path == WJ_HASH_SHA_NI) {
         many_sha_ni(SHA_NI_LANES, msg, len, n, out);
         return;
     }

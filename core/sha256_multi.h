@@ -10,9 +10,9 @@
 
 #include <stddef.h>
 
-/* The hashing paths, slowest first: libcrypto one message at a time, and
- * interleaved SHA-NI streams.  cpu.c picks one with the SIMD path. */
-enum { WJ_HASH_LIBCRYPTO = 1, WJ_HASH_SHA_NI = 2 };
+/* The hashing paths: libcrypto one message at a time, interleaved SHA-NI
+ * streams, 16 AVX-512 lanes.  cpu.c picks one with the SIMD path. */
+enum { WJ_HASH_LIBCRYPTO = 1, WJ_HASH_SHA_NI = 2, WJ_HASH_AVX512 = 3 };
 
 /* The hashing path chosen (deciding first if need be). */
 int wj_hash_path(void);
@@ -28,8 +28,14 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
 int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
                       const size_t *len, size_t n, unsigned char *out);
 
-/* Whether the processor has the SHA extensions and SSE4.1 (cpu.c). */
+/* Whether the processor has the SHA extensions and SSE4.1 (cpu.c), and
+ * AVX-512F and BW with the operating system's support (sha256_avx512.c). */
 int wj_cpu_has_sha(void);
+int wj_cpu_has_avx512(void);
+
+/* The 16 AVX-512 lanes (sha256_avx512.c): only where wj_cpu_has_avx512. */
+void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
+                           size_t n, unsigned char *out);
 
 /* SHA-256 of one message with libcrypto (sha256.c). */
 void wj_sha256_bytes(const void *data, size_t len, unsigned char md[32]);

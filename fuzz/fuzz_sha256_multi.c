@@ -21,7 +21,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const int paths[] = {WJ_HASH_LIBCRYPTO, WJ_HASH_SHA_NI};
+    static const int paths[] = {WJ_HASH_LIBCRYPTO, WJ_HASH_SHA_NI,
+                                WJ_HASH_AVX512};
     static const int lanes[] = {1, 2, 4};
     fuzz_part parts[MAX_PARTS];
     size_t n = fuzz_split(data, size, parts, MAX_PARTS), k, p, l;

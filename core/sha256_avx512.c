@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sha256_avx512.c - SHA-256 of many messages in 16 AVX-512 lanes.
+ *
+ * Each 32-bit lane of a 512-bit vector is one message: the eight working
+ * variables a..h and the sixteen message-schedule words are one vector
+ * each, and every round of FIPS 180-4 §6.2.2 runs for the 16 messages at
+ * once (rotations with vprord, Ch, Maj and the three-way XORs of the
+ * sigma functions with vpternlogd).  A lane whose message ends hands its
+ * digest out and takes the next message; lanes with nothing left hash a
+ * block of zeros whose result is dropped.  Between blocks the state lives
+ * in memory, one row of 16 words a variable, so that a lane is reset or
+ * read with plain stores.
+ */
+#include "sha256_lanes.h"
+#include "sha256_multi.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define LANES 16
+#define WJ_AVX512 __attribute__((target("avx512f,avx512bw")))
+#define WJ_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
+#else
+#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
+#endif
+
+/* vpternlogd truth tables (a, b, c the three operands in order). */
+#define XOR3 0x96 /* a ^ b ^ c */
+#define CH 0xCA   /* a ? b : c */
+#define MAJ 0xE8  /* at least two of a, b, c */
+
+#define ROR(x, n) _mm512_ror_epi32((x), (n))
+#define TERN(a, b, c, imm) _mm512_ternarylogic_epi32((a), (b), (c), (imm))
+
+/* One block of each lane: state[v][lane] the working variable v; staged
+ * the lanes' blocks, 64 bytes each, one after the other.  Word t of every
+ * lane is gathered into one vector and byte-swapped (SHA-256's words are
+ * big-endian). */
+static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
+                               const unsigned char *staged)
+{
+    const __m512i at = _mm512_set_epi32(960, 896, 832, 768, 704, 640, 576,
+                                        512, 448, 384, 320, 256, 192, 128, 64,
+                                        0);
+    const __m512i bswap = _mm512_broadcast_i32x4(
+        _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+    __m512i w[16], a, b, c, d, e, f, g, h, s[8];
+    int t;
+
+    for (t = 0; t < 8; t++)
+        s[t] = _mm512_loadu_si512(state[t]);
+    for (t = 0; t < 16; t++)
+        w[t] = _mm512_shuffle_epi8(
+            _mm512_i32gather_epi32(at, (const void *)(staged + 4 * t), 1),
+            bswap);
+    a = s[0], b = s[1], c = s[2], d = s[3];
+    e = s[4], f = s[5], g = s[6], h = s[7];
+    WJ_UNROLL(64)
+    for (t = 0; t < 64; t++) {
+        __m512i wt, t1, t2;
+        if (t < 16)
+            wt = w[t];
+        else {
+            __m512i w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15];
+            __m512i s0 = TERN(ROR(w15, 7), ROR(w15, 18),
+                              _mm512_srli_epi32(w15, 3), XOR3);
+            __m512i s1 = TERN(ROR(w2, 17), ROR(w2, 19),
+                              _mm512_srli_epi32(w2, 10), XOR3);
+            wt = _mm512_add_epi32(_mm512_add_epi32(w[t & 15], s0),
+                                  _mm512_add_epi32(w[(t - 7) & 15], s1));
+            w[t & 15] = wt;
+        }
+        t1 = _mm512_add_epi32(
+            _mm512_add_epi32(h, TERN(ROR(e, 6), ROR(e, 11), ROR(e, 25), XOR3)),
+            _mm512_add_epi32(
+                TERN(e, f, g, CH),
+                _mm512_add_epi32(wt, _mm512_set1_epi32((int)wj_sha256_k[t]))));
+        t2 = _mm512_add_epi32(TERN(ROR(a, 2), ROR(a, 13), ROR(a, 22), XOR3),
+                              TERN(a, b, c, MAJ));
+        h = g, g = f, f = e;
+        e = _mm512_add_epi32(d, t1);
+        d = c, c = b, b = a;
+        a = _mm512_add_epi32(t1, t2);
+    }
+    s[0] = _mm512_add_epi32(s[0], a), s[1] = _mm512_add_epi32(s[1], b);
+    s[2] = _mm512_add_epi32(s[2], c), s[3] = _mm512_add_epi32(s[3], d);
+    s[4] = _mm512_add_epi32(s[4], e), s[5] = _mm512_add_epi32(s[5], f);
+    s[6] = _mm512_add_epi32(s[6], g), s[7] = _mm512_add_epi32(s[7], h);
+    for (t = 0; t < 8; t++)
+        _mm512_storeu_si512(state[t], s[t]);
+}
+
+void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
+                           size_t n, unsigned char *out)
+{
+    static const unsigned char zeros[64];
+    lane lane_of[LANES];
+    int busy[LANES] = {0};
+    uint32_t state[8][LANES];
+    unsigned char staged[LANES * 64];
+    size_t taken = 0, active = 0;
+    int l, v;
+
+    for (;;) {
+        for (l = 0; l < LANES; l++) {
+            const unsigned char *block;
+            if (!busy[l] && taken < n) {
+                lane_start(&lane_of[l], msg[taken], len[taken], taken);
+                for (v = 0; v < 8; v++)
+                    state[v][l] = wj_sha256_h0[v];
+                busy[l] = 1;
+                taken++, active++;
+            }
+            block = busy[l] ? lane_block(&lane_of[l]) : zeros;
+            memcpy(staged + 64 * l, block, 64);
+        }
+        if (active == 0)
+            return;
+        blocks16(state, staged);
+        for (l = 0; l < LANES; l++) {
+            uint32_t st[8];
+            if (!busy[l] || lane_of[l].whole || lane_of[l].tail_left)
+                continue;
+            for (v = 0; v < 8; v++)
+                st[v] = state[v][l];
+            put_digest(st, out + 32 * lane_of[l].msg);
+            busy[l] = 0;
+            active--;
+        }
+    }
+}
+
+/* AVX-512F and BW and the operating system saving the 512-bit registers (XCR0
+ * bits 1, 2, 5, 6, 7). */
+int wj_cpu_has_avx512(void)
+{
+    unsigned a, b, c, d, lo, hi;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f") ||
+        !__builtin_cpu_supports("avx512bw"))
+        return 0;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+    if (!(c & (1u << 27))) /* OSXSAVE */
+        return 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return (lo & 0xE6) == 0xE6;
+}
+#else
+void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
+                           size_t n, unsigned char *out)
+{
+    (void)msg, (void)len, (void)n, (void)out;
+}
+
+int wj_cpu_has_avx512(void)
+{
+    return 0;
+}
+#endif
