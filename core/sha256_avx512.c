@@ -38,6 +38,29 @@
 #define ROR(x, n) _mm512_ror_epi32((x), (n))
 #define TERN(a, b, c, imm) _mm512_ternarylogic_epi32((a), (b), (c), (imm))
 
+/* The round constants (FIPS 180-4 §4.2.2), each in all 16 lanes, so that
+ * the add takes one as its memory operand. */
+#define X16(k) {k, k, k, k, k, k, k, k, k, k, k, k, k, k, k, k}
+static const _Alignas(64) uint32_t k16[64][LANES] = {
+    X16(0x428a2f98), X16(0x71374491), X16(0xb5c0fbcf), X16(0xe9b5dba5),
+    X16(0x3956c25b), X16(0x59f111f1), X16(0x923f82a4), X16(0xab1c5ed5),
+    X16(0xd807aa98), X16(0x12835b01), X16(0x243185be), X16(0x550c7dc3),
+    X16(0x72be5d74), X16(0x80deb1fe), X16(0x9bdc06a7), X16(0xc19bf174),
+    X16(0xe49b69c1), X16(0xefbe4786), X16(0x0fc19dc6), X16(0x240ca1cc),
+    X16(0x2de92c6f), X16(0x4a7484aa), X16(0x5cb0a9dc), X16(0x76f988da),
+    X16(0x983e5152), X16(0xa831c66d), X16(0xb00327c8), X16(0xbf597fc7),
+    X16(0xc6e00bf3), X16(0xd5a79147), X16(0x06ca6351), X16(0x14292967),
+    X16(0x27b70a85), X16(0x2e1b2138), X16(0x4d2c6dfc), X16(0x53380d13),
+    X16(0x650a7354), X16(0x766a0abb), X16(0x81c2c92e), X16(0x92722c85),
+    X16(0xa2bfe8a1), X16(0xa81a664b), X16(0xc24b8b70), X16(0xc76c51a3),
+    X16(0xd192e819), X16(0xd6990624), X16(0xf40e3585), X16(0x106aa070),
+    X16(0x19a4c116), X16(0x1e376c08), X16(0x2748774c), X16(0x34b0bcb5),
+    X16(0x391c0cb3), X16(0x4ed8aa4a), X16(0x5b9cca4f), X16(0x682e6ff3),
+    X16(0x748f82ee), X16(0x78a5636f), X16(0x84c87814), X16(0x8cc70208),
+    X16(0x90befffa), X16(0xa4506ceb), X16(0xbef9a3f7), X16(0xc67178f2),
+};
+#undef X16
+
 /* One block of each lane: state[v][lane] the working variable v; staged
  * the lanes' blocks, 64 bytes each, one after the other.  Word t of every
  * lane is gathered into one vector and byte-swapped (SHA-256's words are
@@ -50,17 +73,20 @@ static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
                                         0);
     const __m512i bswap = _mm512_broadcast_i32x4(
         _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
-    __m512i w[16], a, b, c, d, e, f, g, h, s[8];
+    __m512i w[16], a, b, c, d, e, f, g, h;
     int t;
 
-    for (t = 0; t < 8; t++)
-        s[t] = _mm512_loadu_si512(state[t]);
     for (t = 0; t < 16; t++)
         w[t] = _mm512_shuffle_epi8(
             _mm512_i32gather_epi32(at, (const void *)(staged + 4 * t), 1),
             bswap);
-    a = s[0], b = s[1], c = s[2], d = s[3];
-    e = s[4], f = s[5], g = s[6], h = s[7];
+    /* The state is read again at the end rather than kept: the schedule's
+     * sixteen vectors and the eight variables already fill most of the 32
+     * registers. */
+    a = _mm512_loadu_si512(state[0]), b = _mm512_loadu_si512(state[1]);
+    c = _mm512_loadu_si512(state[2]), d = _mm512_loadu_si512(state[3]);
+    e = _mm512_loadu_si512(state[4]), f = _mm512_loadu_si512(state[5]);
+    g = _mm512_loadu_si512(state[6]), h = _mm512_loadu_si512(state[7]);
     WJ_UNROLL(64)
     for (t = 0; t < 64; t++) {
         __m512i wt, t1, t2;
@@ -80,7 +106,7 @@ static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
             _mm512_add_epi32(h, TERN(ROR(e, 6), ROR(e, 11), ROR(e, 25), XOR3)),
             _mm512_add_epi32(
                 TERN(e, f, g, CH),
-                _mm512_add_epi32(wt, _mm512_set1_epi32((int)wj_sha256_k[t]))));
+                _mm512_add_epi32(wt, _mm512_load_si512(k16[t]))));
         t2 = _mm512_add_epi32(TERN(ROR(a, 2), ROR(a, 13), ROR(a, 22), XOR3),
                               TERN(a, b, c, MAJ));
         h = g, g = f, f = e;
@@ -88,12 +114,12 @@ static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
         d = c, c = b, b = a;
         a = _mm512_add_epi32(t1, t2);
     }
-    s[0] = _mm512_add_epi32(s[0], a), s[1] = _mm512_add_epi32(s[1], b);
-    s[2] = _mm512_add_epi32(s[2], c), s[3] = _mm512_add_epi32(s[3], d);
-    s[4] = _mm512_add_epi32(s[4], e), s[5] = _mm512_add_epi32(s[5], f);
-    s[6] = _mm512_add_epi32(s[6], g), s[7] = _mm512_add_epi32(s[7], h);
-    for (t = 0; t < 8; t++)
-        _mm512_storeu_si512(state[t], s[t]);
+#define ADD_BACK(v, x)                                                         \
+    _mm512_storeu_si512(state[v],                                              \
+                        _mm512_add_epi32(_mm512_loadu_si512(state[v]), x))
+    ADD_BACK(0, a), ADD_BACK(1, b), ADD_BACK(2, c), ADD_BACK(3, d);
+    ADD_BACK(4, e), ADD_BACK(5, f), ADD_BACK(6, g), ADD_BACK(7, h);
+#undef ADD_BACK
 }
 
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
