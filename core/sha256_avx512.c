@@ -6,7 +6,9 @@
  * variables a..h and the sixteen message-schedule words are one vector
  * each, and every round of FIPS 180-4 §6.2.2 runs for the 16 messages at
  * once (rotations with vprord, Ch, Maj and the three-way XORs of the
- * sigma functions with vpternlogd).  A lane whose message ends hands its
+ * sigma functions with vpternlogd); the lanes' blocks are loaded whole and
+ * transposed, not gathered word by word (gathers are slow on processors
+ * with the Downfall mitigation).  A lane whose message ends hands its
  * digest out and takes the next message; lanes with nothing left hash a
  * block of zeros whose result is dropped.  Between blocks the state lives
  * in memory, one row of 16 words a variable, so that a lane is reset or
@@ -23,6 +25,8 @@
 
 #define LANES 16
 #define WJ_AVX512 __attribute__((target("avx512f,avx512bw")))
+#define WJ_AVX512_INLINE                                                       \
+    __attribute__((target("avx512f,avx512bw"), always_inline)) inline
 #define WJ_PRAGMA(x) _Pragma(#x)
 #if defined(__clang__)
 #define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
@@ -61,25 +65,55 @@ static const _Alignas(64) uint32_t k16[64][LANES] = {
 };
 #undef X16
 
-/* One block of each lane: state[v][lane] the working variable v; staged
- * the lanes' blocks, 64 bytes each, one after the other.  Word t of every
- * lane is gathered into one vector and byte-swapped (SHA-256's words are
- * big-endian). */
-static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
-                               const unsigned char *staged)
+/*
+ * The 16 blocks as 16 vectors of one word each: w[c] lane l = word c of
+ * block l, byte-swapped (SHA-256's words are big-endian).  A 16 x 16
+ * transpose: pairs of rows interleaved by words, then by pairs of words,
+ * so that u[4i + m] holds, in its 128-bit part j, word 4j + m of blocks
+ * 4i..4i+3; then the 128-bit parts are gathered across u[m], u[4 + m],
+ * u[8 + m], u[12 + m].
+ */
+static WJ_AVX512_INLINE void transpose(const unsigned char *const *block,
+                                        __m512i w[16])
 {
-    const __m512i at = _mm512_set_epi32(960, 896, 832, 768, 704, 640, 576,
-                                        512, 448, 384, 320, 256, 192, 128, 64,
-                                        0);
     const __m512i bswap = _mm512_broadcast_i32x4(
         _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+    __m512i r[16], t[16], u[16];
+    int i, m;
+
+    for (i = 0; i < 16; i++)
+        r[i] = _mm512_shuffle_epi8(_mm512_loadu_si512(block[i]), bswap);
+    for (i = 0; i < 8; i++) {
+        t[2 * i] = _mm512_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    for (i = 0; i < 4; i++) {
+        u[4 * i] = _mm512_unpacklo_epi64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 1] = _mm512_unpackhi_epi64(t[4 * i], t[4 * i + 2]);
+        u[4 * i + 2] = _mm512_unpacklo_epi64(t[4 * i + 1], t[4 * i + 3]);
+        u[4 * i + 3] = _mm512_unpackhi_epi64(t[4 * i + 1], t[4 * i + 3]);
+    }
+    for (m = 0; m < 4; m++) {
+        __m512i v0 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0x44);
+        __m512i v1 = _mm512_shuffle_i32x4(u[m], u[4 + m], 0xEE);
+        __m512i v2 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0x44);
+        __m512i v3 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], 0xEE);
+        w[m] = _mm512_shuffle_i32x4(v0, v2, 0x88);
+        w[4 + m] = _mm512_shuffle_i32x4(v0, v2, 0xDD);
+        w[8 + m] = _mm512_shuffle_i32x4(v1, v3, 0x88);
+        w[12 + m] = _mm512_shuffle_i32x4(v1, v3, 0xDD);
+    }
+}
+
+/* One block of each lane: state[v][lane] the working variable v, block[l]
+ * lane l's 64 bytes. */
+static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
+                               const unsigned char *const *block)
+{
     __m512i w[16], a, b, c, d, e, f, g, h;
     int t;
 
-    for (t = 0; t < 16; t++)
-        w[t] = _mm512_shuffle_epi8(
-            _mm512_i32gather_epi32(at, (const void *)(staged + 4 * t), 1),
-            bswap);
+    transpose(block, w);
     /* The state is read again at the end rather than kept: the schedule's
      * sixteen vectors and the eight variables already fill most of the 32
      * registers. */
@@ -129,13 +163,12 @@ void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
     lane lane_of[LANES];
     int busy[LANES] = {0};
     uint32_t state[8][LANES];
-    unsigned char staged[LANES * 64];
+    const unsigned char *block[LANES];
     size_t taken = 0, active = 0;
     int l, v;
 
     for (;;) {
         for (l = 0; l < LANES; l++) {
-            const unsigned char *block;
             if (!busy[l] && taken < n) {
                 lane_start(&lane_of[l], msg[taken], len[taken], taken);
                 for (v = 0; v < 8; v++)
@@ -143,12 +176,11 @@ void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
                 busy[l] = 1;
                 taken++, active++;
             }
-            block = busy[l] ? lane_block(&lane_of[l]) : zeros;
-            memcpy(staged + 64 * l, block, 64);
+            block[l] = busy[l] ? lane_block(&lane_of[l]) : zeros;
         }
         if (active == 0)
             return;
-        blocks16(state, staged);
+        blocks16(state, block);
         for (l = 0; l < LANES; l++) {
             uint32_t st[8];
             if (!busy[l] || lane_of[l].whole || lane_of[l].tail_left)
