@@ -34,10 +34,13 @@ static const uint32_t wj_sha256_h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
                                0x1f83d9ab, 0x5be0cd19};
 
 /* One message in a lane: its whole blocks still to hash, then the padded
- * tail (the last partial block, 0x80, zeros, the bit length). */
+ * tail (the last partial block, 0x80, zeros, the bit length), built when
+ * the whole blocks are done: reading the message's last bytes at the start
+ * would miss the cache that hashing it in order warms. */
 typedef struct lane {
     const unsigned char *next; /* the next whole block of the message */
     size_t whole;              /* whole blocks left at next */
+    size_t len;                /* the message's length */
     unsigned tail_left;        /* tail blocks left (1 or 2, then 0) */
     unsigned tail_at;          /* the next tail block's offset in tail */
     size_t msg;                /* which message (its digest's slot) */
@@ -45,24 +48,31 @@ typedef struct lane {
 } lane;
 
 static inline void lane_start(lane *l, const unsigned char *msg, size_t len,
-                       size_t which)
+                              size_t which)
 {
-    size_t rest = len % 64, bits = len * 8, k;
-    unsigned blocks = rest < 56 ? 1 : 2;
     l->next = msg;
     l->whole = len / 64;
+    l->len = len;
     l->msg = which;
-    l->tail_left = blocks;
+    l->tail_left = len % 64 < 56 ? 1 : 2;
     l->tail_at = 0;
-    memset(l->tail, 0, sizeof l->tail);
-    if (rest)
-        memcpy(l->tail, msg + len - rest, rest);
-    l->tail[rest] = 0x80;
-    for (k = 0; k < 8; k++)
-        l->tail[64 * blocks - 1 - k] = (unsigned char)(bits >> (8 * k));
 }
 
-/* The lane's next block, or NULL when its message is done. */
+/* Writes the padded tail; l->next is at the message's last partial block. */
+static inline void lane_tail(lane *l)
+{
+    size_t rest = l->len % 64, bits = l->len * 8, k;
+    size_t end = 64 * (size_t)l->tail_left;
+    memset(l->tail, 0, end);
+    if (rest)
+        memcpy(l->tail, l->next, rest);
+    l->tail[rest] = 0x80;
+    for (k = 0; k < 8; k++)
+        l->tail[end - 1 - k] = (unsigned char)(bits >> (8 * k));
+}
+
+/* The lane's next block, or NULL when its message is done (whole and
+ * tail_left both 0). */
 static inline const unsigned char *lane_block(lane *l)
 {
     const unsigned char *b;
@@ -74,6 +84,8 @@ static inline const unsigned char *lane_block(lane *l)
     }
     if (!l->tail_left)
         return NULL;
+    if (l->tail_at == 0)
+        lane_tail(l);
     b = l->tail + l->tail_at;
     l->tail_at += 64;
     l->tail_left--;
