@@ -31,6 +31,15 @@
 
 #define MAX_LANES 4 /* SHA-NI streams at most */
 
+/* How many bits x takes: 0 for 0, at most 32 here (x < 2^32 blocks). */
+static size_t bit_length(size_t x)
+{
+    size_t bits = 0;
+    while (x)
+        bits++, x >>= 1;
+    return bits;
+}
+
 static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
                            size_t n, unsigned char *out)
 {
@@ -208,14 +217,59 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
 #define SHA_NI_LANES 2
 /* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
  * time: fewer leave most lanes hashing zeros. */
-#define AVX512_LEAST 8
+#define AVX512_LEAST 16
+/* A message this long or longer is hashed alone (libcrypto): in a lane it
+ * would keep hashing after the others ran out, beside lanes of zeros. */
+#define LANE_LONGEST 32768
+/* Messages ordered and handed to the lanes at a time. */
+#define LANE_GROUP 256
+
+/* The group's messages shorter than LANE_LONGEST into the 16 lanes,
+ * longest first (by the bit length of their block count, a counting sort),
+ * so that the lanes run out together; the rest through libcrypto. */
+static void many_lanes(const unsigned char *const *msg, const size_t *len,
+                       size_t n, unsigned char *out)
+{
+    const unsigned char *m[LANE_GROUP];
+    size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
+    unsigned char md[32 * LANE_GROUP];
+    size_t n_lanes = 0;
+
+    for (k = 0; k < n; k++) {
+        if (len[k] >= LANE_LONGEST) {
+            wj_sha256_bytes(msg[k], len[k], out + 32 * k);
+            continue;
+        }
+        start[33 - bit_length(len[k] / 64)]++;
+        n_lanes++;
+    }
+    for (cls = 1; cls < 34; cls++) /* where each class starts */
+        start[cls] += start[cls - 1];
+    for (cls = 33; cls > 0; cls--)
+        start[cls] = start[cls - 1];
+    start[0] = 0;
+    for (k = 0; k < n; k++) {
+        size_t at;
+        if (len[k] >= LANE_LONGEST)
+            continue;
+        at = start[33 - bit_length(len[k] / 64)]++;
+        m[at] = msg[k], l[at] = len[k], which[at] = k;
+    }
+    wj_sha256_many_avx512(m, l, n_lanes, md);
+    for (k = 0; k < n_lanes; k++)
+        memcpy(out + 32 * which[k], md + 32 * k, 32);
+}
 
 void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
                     size_t n, unsigned char *out)
 {
     int path = wj_hash_path();
     if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
-        wj_sha256_many_avx512(msg, len, n, out);
+        size_t at, b;
+        for (at = 0; at < n; at += b) {
+            b = n - at < LANE_GROUP ? n - at : LANE_GROUP;
+            many_lanes(msg + at, len + at, b, out + 32 * at);
+        }
         return;
     }
 #ifdef WJ_HAVE_SHA_PATH
