@@ -7,8 +7,8 @@
  * caller's buffer instead of through a result that is then copied:
  * canonical_json renders into it; data_digest and message_digest render
  * the bytes to hash into it, a chunk of rows at a time, hash the chunk's
- * texts at once (wj_sha256_many: interleaved SHA-NI streams) and write the
- * 64 hex characters of each over them.  Every other function, and a row
+ * texts at once (wj_sha256_many: AVX-512 lanes or SHA-NI streams) and
+ * write the 64 hex characters of each over them.  Every other function, and a row
  * too long to hold whole (the digests hash a long text through a window,
  * wj_data_digest), goes through wj_function_call and its result is
  * copied in.
