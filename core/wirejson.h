@@ -546,9 +546,11 @@ typedef struct wj_batch_row {
  * (NULL arguments included).  Fills rows[0..n_rows).  Returns WJ_OK when
  * every row has its outcome, row errors included; WJ_ERR_ARGUMENT ("wrong
  * number of arguments") for an arity fn does not take or an aggregate,
- * before any row; WJ_ERR_NOMEM when out cannot grow, and
+ * before any row; WJ_ERR_NOMEM when out cannot grow to take a result, and
  * WJ_ERR_INTERRUPTED when alloc's hook stops a row: then rows and out past
- * the rows done are unspecified (out stays the caller's to free).
+ * the rows done are unspecified (out stays the caller's to free).  A row
+ * that runs out of memory on its own (parsing, rendering) has WJ_ERR_NOMEM
+ * as its error and the batch goes on.
  */
 WJ_API wj_code wj_function_call_batch(const wj_function *fn,
                                       const wj_arg *args, size_t n_args,

@@ -224,6 +224,78 @@ static void check_digests(void)
     free(rows);
 }
 
+/* An allocator that fails from its fail_at-th call on, counting the
+ * blocks it holds. */
+static size_t heap_calls, heap_fail_at;
+static long heap_live;
+
+static void *heap_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    if (++heap_calls >= heap_fail_at)
+        return NULL;
+    heap_live++;
+    return malloc(size);
+}
+
+static void *heap_realloc(void *ctx, void *ptr, size_t size)
+{
+    void *p;
+    (void)ctx;
+    if (++heap_calls >= heap_fail_at)
+        return NULL;
+    p = realloc(ptr, size);
+    if (p && !ptr)
+        heap_live++;
+    return p;
+}
+
+static void heap_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    if (ptr)
+        heap_live--;
+    free(ptr);
+}
+
+/* Every allocation of a batch failing in turn: the batch fails with
+ * WJ_ERR_NOMEM (the buffer could not grow) or each row has its result or
+ * WJ_ERR_NOMEM, and nothing is left allocated but the buffer. */
+static void check_allocation_failures(const char *name)
+{
+    const wj_alloc heap = {heap_malloc, heap_realloc, heap_free, NULL, NULL};
+    const wj_function *fn = wj_function_find(name, strlen(name));
+    wj_arg args[40];
+    wj_batch_row rows[40];
+    size_t r, fail_at;
+    int finished = 0;
+
+    for (r = 0; r < 40; r++) {
+        args[r].ptr = bodies[r % (sizeof bodies / sizeof *bodies)];
+        args[r].len = strlen(args[r].ptr);
+    }
+    for (fail_at = 1; !finished && fail_at < 2000; fail_at++) {
+        wj_batch_out out = {NULL, 0, 0};
+        wj_error err;
+        wj_code rc;
+        int all_ok = 1;
+        heap_calls = 0, heap_fail_at = fail_at, heap_live = 0;
+        rc = wj_function_call_batch(fn, args, 1, 40, &heap, &out, rows, &err);
+        CHECK(rc == WJ_OK || (rc == WJ_ERR_NOMEM && err.code == WJ_ERR_NOMEM));
+        for (r = 0; rc == WJ_OK && r < 40; r++) {
+            CHECK(rows[r].code == WJ_OK || rows[r].code == WJ_ERR_NOMEM ||
+                  wj_error_is_input(rows[r].code) ||
+                  rows[r].code == WJ_ERR_TYPE);
+            all_ok &= rows[r].code != WJ_ERR_NOMEM;
+        }
+        CHECK(heap_live == (out.ptr ? 1 : 0));
+        wj_batch_out_free(&heap, &out);
+        CHECK(heap_live == 0);
+        finished = rc == WJ_OK && all_ok;
+    }
+    CHECK(finished);
+}
+
 int main(void)
 {
     size_t n, k;
@@ -245,6 +317,10 @@ int main(void)
     }
     wj_batch_out_free(NULL, &out);
     check_digests();
+    check_allocation_failures("data_digest");
+    check_allocation_failures("message_digest");
+    check_allocation_failures("canonical_json");
+    check_allocation_failures("wire_json");
     for (k = 0; k < n_docs; k++)
         free(docs[k]);
     return check_report("test_batch");
