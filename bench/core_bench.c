@@ -15,6 +15,16 @@
  *       Runs one function N times over the corpus and nothing else: for
  *       perf record or callgrind.
  *
+ *   core_bench --hash [--rounds N]
+ *       SHA-256 of many independent messages of 700 B and of 4 KB (random
+ *       bytes, about 16 MB of each size): libcrypto one message at a time
+ *       (SHA256_Init/Update/Final, and EVP_Digest) against the core's
+ *       multi-message hasher (sha256_multi.c) with 1, 2 and 4 SHA-NI
+ *       streams, 16 AVX-512 lanes and as the core chose it, paired in the
+ *       same rounds; each row's GB/s over the median round and its ratio
+ *       to SHA256_Init/Update/Final, the median of the rounds' ratios, by
+ *       the wall clock and by the process's CPU time.
+ *
  *   core_bench --mem FUNCTION FILE
  *       Reads FILE whole (one body), runs FUNCTION once on it and prints the
  *       process's peak RSS (VmHWM) in KB; FUNCTION "read" only reads, the
@@ -24,10 +34,12 @@
  * are there only when the build found libsimdjson (HAVE_SIMDJSON).
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "sha256_multi.h" /* the core's internal hasher, for --hash */
 #include "wirejson.h"
 
 #include <openssl/evp.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +205,52 @@ static int run_sj_minify(const char *json, size_t len)
 }
 #endif
 
+/* The corpus in batches of BATCH rows, as a host holding a column or a
+ * block calls the core. */
+#define BATCH 1024
+static wj_batch_out batch_out;
+static wj_batch_row batch_rows[BATCH];
+
+static int run_digest_batch(const corpus *c)
+{
+    const wj_function *fn = wj_function_find("data_digest", 11);
+    wj_arg args[BATCH];
+    size_t at, k, n;
+    for (at = 0; at < c->n; at += n) {
+        n = c->n - at < BATCH ? c->n - at : BATCH;
+        for (k = 0; k < n; k++) {
+            args[k].ptr = c->bodies[at + k].ptr;
+            args[k].len = c->bodies[at + k].len;
+        }
+        batch_out.len = 0;
+        if (wj_function_call_batch(fn, args, 1, n, NULL, &batch_out,
+                                   batch_rows, NULL) != WJ_OK)
+            return 1;
+        for (k = 0; k < n; k++)
+            if (batch_rows[k].code != WJ_OK)
+                return 1;
+        sink += (size_t)batch_out.ptr[0];
+    }
+    return 0;
+}
+
+static int run_sha256_batch(const corpus *c)
+{
+    const unsigned char *msg[BATCH];
+    size_t len[BATCH], at, k, n;
+    static unsigned char md[32 * BATCH];
+    for (at = 0; at < c->n; at += n) {
+        n = c->n - at < BATCH ? c->n - at : BATCH;
+        for (k = 0; k < n; k++) {
+            msg[k] = (const unsigned char *)c->bodies[at + k].ptr;
+            len[k] = c->bodies[at + k].len;
+        }
+        wj_sha256_many(msg, len, n, md);
+        sink += md[0];
+    }
+    return 0;
+}
+
 static int run_read(const char *json, size_t len)
 {
     (void)json;
@@ -200,20 +258,25 @@ static int run_read(const char *json, size_t len)
     return 0;
 }
 
+typedef int (*corpus_fn)(const corpus *c);
+
 static const struct function {
     const char *name;
     bench_fn fn;
+    corpus_fn whole; /* instead of fn: the corpus at once */
 } functions[] = {
 #ifdef HAVE_SIMDJSON
-    {"simdjson DOM parse", run_sj_parse}, /* the baseline: first */
-    {"simdjson parse + to_string", run_sj_minify},
+    {"simdjson DOM parse", run_sj_parse, NULL}, /* the baseline: first */
+    {"simdjson parse + to_string", run_sj_minify, NULL},
 #endif
-    {"wj_validate", run_validate},
-    {"wj_wire_json", run_wire},
-    {"wj_wire_json_sorted", run_sorted},
-    {"wj_canonical_json", run_canonical},
-    {"wj_data_digest", run_digest},
-    {"SHA-256 (libcrypto)", run_sha256},
+    {"wj_validate", run_validate, NULL},
+    {"wj_wire_json", run_wire, NULL},
+    {"wj_wire_json_sorted", run_sorted, NULL},
+    {"wj_canonical_json", run_canonical, NULL},
+    {"wj_data_digest", run_digest, NULL},
+    {"wj_data_digest, batches of 1024", NULL, run_digest_batch},
+    {"SHA-256 (libcrypto)", run_sha256, NULL},
+    {"SHA-256, batches of 1024", NULL, run_sha256_batch},
 };
 #define N_FUNCTIONS (sizeof functions / sizeof *functions)
 
@@ -226,10 +289,16 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static double run_corpus(const corpus *c, bench_fn fn)
+static double run_corpus(const corpus *c, const struct function *f)
 {
     double start = now();
+    bench_fn fn = f->fn;
     size_t k;
+    if (f->whole) {
+        if (f->whole(c) != 0)
+            die("a function failed on a body of the corpus");
+        return now() - start;
+    }
     for (k = 0; k < c->n; k++)
         if (fn(c->bodies[k].ptr, c->bodies[k].len) != 0)
             die("a function failed on a body of the corpus");
@@ -259,11 +328,11 @@ static void bench_corpus(const char *path, int rounds, int as_json, int last)
         die("out of memory");
     load_corpus(path, &c);
     for (f = 0; f < N_FUNCTIONS; f++) /* warm-up: caches, page faults */
-        run_corpus(&c, functions[f].fn);
+        run_corpus(&c, &functions[f]);
     for (r = 0; r < (size_t)rounds; r++)
         for (f = 0; f < N_FUNCTIONS; f++) {
             size_t g = (f + r) % N_FUNCTIONS;
-            secs[g * (size_t)rounds + r] = run_corpus(&c, functions[g].fn);
+            secs[g * (size_t)rounds + r] = run_corpus(&c, &functions[g]);
         }
     if (as_json)
         printf("{\"corpus\": \"%s\", \"bodies\": %zu, \"bytes\": %zu, "
@@ -295,6 +364,119 @@ static void bench_corpus(const char *path, int rounds, int as_json, int last)
     free(c.bytes);
 }
 
+/* ---------------------------------------------------------------- hashing */
+
+/* The process's CPU time: on a loaded machine, steadier than the wall
+ * clock (time waiting for a core is left out). */
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One way of hashing n messages (in batches of BATCH), for --hash. */
+typedef struct hasher {
+    const char *name;
+    int path, lanes; /* wj_sha256_many_on's; path 0: the core's choice,
+                        -1: EVP_Digest one message at a time */
+} hasher;
+
+static const hasher hashers[] = {
+    {"libcrypto SHA256_Init/Update/Final, one at a time", WJ_HASH_LIBCRYPTO, 1},
+    {"libcrypto EVP_Digest, one at a time", -1, 1},
+    {"SHA-NI, 1 stream", WJ_HASH_SHA_NI, 1},
+    {"SHA-NI, 2 streams", WJ_HASH_SHA_NI, 2},
+    {"SHA-NI, 4 streams", WJ_HASH_SHA_NI, 4},
+    {"AVX-512, 16 lanes", WJ_HASH_AVX512, 16},
+    {"wj_sha256_many (the core's path), batches of 1024", 0, 0},
+};
+#define N_HASHERS (sizeof hashers / sizeof *hashers)
+
+static int hash_all(const hasher *h, const unsigned char **msg,
+                    const size_t *len, size_t n, unsigned char *md)
+{
+    size_t at, k, b;
+    for (at = 0; at < n; at += b) {
+        b = n - at < BATCH ? n - at : BATCH;
+        if (h->path == 0)
+            wj_sha256_many(msg + at, len + at, b, md + 32 * at);
+        else if (h->path < 0) {
+            for (k = at; k < at + b; k++)
+                if (!EVP_Digest(msg[k], len[k], md + 32 * k, NULL,
+                                EVP_sha256(), NULL))
+                    return -1;
+        } else if (wj_sha256_many_on(h->path, h->lanes, msg + at, len + at, b,
+                                     md + 32 * at) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void bench_hash(size_t size, int rounds)
+{
+    size_t n = (16u << 20) / size, k, f, r;
+    unsigned char *pool = malloc(n * size), *md = malloc(32 * n),
+                  *want = malloc(32 * n);
+    const unsigned char **msg = malloc(n * sizeof *msg);
+    size_t *len = malloc(n * sizeof *len);
+    double *secs = malloc(N_HASHERS * (size_t)rounds * sizeof *secs);
+    double *cpu = malloc(N_HASHERS * (size_t)rounds * sizeof *cpu);
+    double *ratio = malloc((size_t)rounds * sizeof *ratio);
+    int have[N_HASHERS];
+    uint32_t x = 2463534242u;
+
+    if (!pool || !md || !want || !msg || !len || !secs || !cpu || !ratio)
+        die("out of memory");
+    for (k = 0; k < n * size; k++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        pool[k] = (unsigned char)x;
+    }
+    for (k = 0; k < n; k++)
+        msg[k] = pool + k * size, len[k] = size;
+    hash_all(&hashers[0], msg, len, n, want);
+    for (f = 0; f < N_HASHERS; f++) { /* warm-up, and every digest checked */
+        have[f] = hash_all(&hashers[f], msg, len, n, md) == 0;
+        if (have[f] && memcmp(md, want, 32 * n) != 0)
+            die("a hashing path differs from libcrypto");
+    }
+    for (r = 0; r < (size_t)rounds; r++)
+        for (f = 0; f < N_HASHERS; f++) {
+            size_t g = (f + r) % N_HASHERS;
+            double start = now(), start_cpu = cpu_now();
+            if (have[g])
+                hash_all(&hashers[g], msg, len, n, md);
+            secs[g * (size_t)rounds + r] = now() - start;
+            cpu[g * (size_t)rounds + r] = cpu_now() - start_cpu;
+        }
+    printf("%zu messages of %zu bytes, %d rounds\n\n"
+           "| hashing | GB/s | x libcrypto one at a time | GB/s of CPU time "
+           "| x libcrypto (CPU time) |\n|---|---:|---:|---:|---:|\n",
+           n, size, rounds);
+    for (f = 0; f < N_HASHERS; f++) {
+        double *mine = secs + f * (size_t)rounds, x_wall, x_cpu, gbs;
+        double *mine_cpu = cpu + f * (size_t)rounds;
+        if (!have[f]) {
+            printf("| %s | (not on this processor) | | | |\n",
+                   hashers[f].name);
+            continue;
+        }
+        for (r = 0; r < (size_t)rounds; r++)
+            ratio[r] = secs[r] / mine[r];
+        x_wall = median(ratio, (size_t)rounds);
+        for (r = 0; r < (size_t)rounds; r++)
+            ratio[r] = cpu[r] / mine_cpu[r];
+        x_cpu = median(ratio, (size_t)rounds);
+        gbs = (double)(n * size) / 1e9 / median(mine, (size_t)rounds);
+        printf("| %s | %.2f | %.2f | %.2f | %.2f |\n", hashers[f].name, gbs,
+               x_wall, (double)(n * size) / 1e9 / median(mine_cpu, (size_t)rounds),
+               x_cpu);
+    }
+    printf("\n");
+    free(pool), free(md), free(want), free(msg), free(len), free(secs),
+        free(cpu), free(ratio);
+}
+
 /* ---------------------------------------------------------------- memory */
 
 static long peak_rss_kb(void)
@@ -311,21 +493,22 @@ static long peak_rss_kb(void)
     return kb;
 }
 
-static bench_fn find_function(const char *name)
+static const struct function *find_function(const char *name)
 {
+    static const struct function read = {"read", run_read, NULL};
     size_t f;
     if (strcmp(name, "read") == 0)
-        return run_read;
+        return &read;
     for (f = 0; f < N_FUNCTIONS; f++)
         if (strcmp(functions[f].name, name) == 0)
-            return functions[f].fn;
+            return &functions[f];
     die("unknown function (try wj_validate, wj_data_digest, read)");
     return NULL;
 }
 
 static int run_only(const char *name, const char *path, int rounds)
 {
-    bench_fn fn = find_function(name);
+    const struct function *fn = find_function(name);
     corpus c;
     int r;
     load_corpus(path, &c);
@@ -340,11 +523,13 @@ static int memory_probe(const char *name, const char *path)
 {
     size_t size;
     char *bytes = read_file(path, &size);
-    bench_fn fn = find_function(name);
+    const struct function *f = find_function(name);
 
+    if (!f->fn)
+        die("--mem takes a function of one body");
     while (size && (bytes[size - 1] == '\n' || bytes[size - 1] == '\r'))
         size--;
-    if (fn(bytes, size) != 0)
+    if (f->fn(bytes, size) != 0)
         die("the function failed on the input");
     printf("%ld\n", peak_rss_kb());
     free(bytes);
@@ -353,7 +538,7 @@ static int memory_probe(const char *name, const char *path)
 
 int main(int argc, char **argv)
 {
-    int rounds = 9, as_json = 0, i = 1;
+    int rounds = 9, as_json = 0, i = 1, hash = 0;
     const char *only = NULL;
 
 #ifdef HAVE_SIMDJSON
@@ -366,7 +551,9 @@ int main(int argc, char **argv)
     if (argc == 4 && strcmp(argv[1], "--mem") == 0)
         return memory_probe(argv[2], argv[3]);
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
+        if (strcmp(argv[i], "--hash") == 0)
+            hash = 1;
+        else if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc)
             rounds = atoi(argv[++i]);
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
@@ -374,8 +561,13 @@ int main(int argc, char **argv)
             as_json = 1;
         else
             die("usage: core_bench [--rounds N] [--json] [--only F] "
-                "CORPUS.jsonl... | "
+                "CORPUS.jsonl... | --hash [--rounds N] | "
                 "--mem FUNCTION FILE");
+    }
+    if (hash && rounds >= 1) {
+        bench_hash(700, rounds);
+        bench_hash(4096, rounds);
+        return 0;
     }
     if (i == argc || rounds < 1)
         die("usage: core_bench [--rounds N] [--json] [--only F] "

@@ -2,21 +2,50 @@
 /*
  * cpu.c - which SIMD path the core takes, decided once.
  *
- * The fastest of scalar, SSE2 and AVX2 that the processor has, or, when the
- * environment variable WIREJSON_SIMD names one of them ("scalar", "sse2",
- * "avx2"), that one and no faster: the best the processor has at or below
- * it.  Any other value is ignored.  The variable is read once, at the first
- * call; every SIMD dispatch in the core reads the one decision (wj_simd).
- * Deciding twice at once decides the same, so a relaxed atomic is enough.
+ * Two decisions, made together: the scanning path (the fastest of scalar,
+ * SSE2 and AVX2 that the processor has) and the hashing path for many
+ * messages at once (16 AVX-512 lanes, else interleaved SHA-NI streams where
+ * the processor has the SHA extensions, else libcrypto; sha256_multi.c,
+ * sha256_avx512.c).  The environment variable WIREJSON_SIMD caps both,
+ * slowest first: "scalar", "sse2", "avx2" (libcrypto hashing for all
+ * three), "sha" (SHA-NI hashing with the best scanning path), "avx512":
+ * that one and no faster, the best the processor has at or below it.  Any other value is ignored.  The variable is read once,
+ * at the first call; every SIMD dispatch in the core reads the one
+ * decision (wj_simd, wj_hash_path).  Deciding twice at once decides the
+ * same, so a relaxed atomic is enough.
  */
+#include "sha256_multi.h"
 #include "wj_internal.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+/* CPUID, as not every compiler's __builtin_cpu_supports knows "sha":
+ * SSE4.1 is leaf 1 ECX bit 19, the SHA extensions leaf 7 EBX bit 29. */
+int wj_cpu_has_sha(void)
+{
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
+        return 0;
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+}
+#else
+int wj_cpu_has_sha(void)
+{
+    return 0;
+}
+#endif
+
 _Atomic int wj_simd_chosen;
 _Atomic size_t wj_simd_block16 = SIZE_MAX;
+static _Atomic int hash_chosen;
+
+/* The caps WIREJSON_SIMD names, slowest first. */
+enum { CAP_SCALAR, CAP_SSE2, CAP_AVX2, CAP_SHA, CAP_AVX512 };
 
 void wj_simd_use(int path)
 {
@@ -26,27 +55,45 @@ void wj_simd_use(int path)
     atomic_store_explicit(&wj_simd_chosen, path, memory_order_relaxed);
 }
 
+static int cap_named(const char *want)
+{
+    static const char *const names[] = {"scalar", "sse2", "avx2", "sha",
+                                        "avx512"};
+    int k;
+    for (k = 0; want && k < (int)(sizeof names / sizeof *names); k++)
+        if (strcmp(want, names[k]) == 0)
+            return k;
+    return CAP_AVX512;
+}
+
 int wj_simd_decide(void)
 {
-    int best = WJ_SIMD_SCALAR, cap = WJ_SIMD_AVX2;
-    const char *want = getenv("WIREJSON_SIMD");
+    int best = WJ_SIMD_SCALAR, hash = WJ_HASH_LIBCRYPTO;
+    int cap = cap_named(getenv("WIREJSON_SIMD"));
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("sse2"))
+    if (__builtin_cpu_supports("sse2") && cap >= CAP_SSE2)
         best = WJ_SIMD_SSE2;
-    if (__builtin_cpu_supports("avx2"))
+    if (__builtin_cpu_supports("avx2") && cap >= CAP_AVX2)
         best = WJ_SIMD_AVX2;
+    if (wj_cpu_has_sha() && cap >= CAP_SHA)
+        hash = WJ_HASH_SHA_NI;
+    if (wj_cpu_has_avx512() && cap >= CAP_AVX512)
+        hash = WJ_HASH_AVX512;
 #elif defined(__SSE2__)
-    best = WJ_SIMD_SSE2;
+    if (cap >= CAP_SSE2)
+        best = WJ_SIMD_SSE2;
 #endif
-    if (want) {
-        if (strcmp(want, "scalar") == 0)
-            cap = WJ_SIMD_SCALAR;
-        else if (strcmp(want, "sse2") == 0)
-            cap = WJ_SIMD_SSE2;
-    }
-    if (best > cap)
-        best = cap;
+    atomic_store_explicit(&hash_chosen, hash, memory_order_relaxed);
     wj_simd_use(best);
     return best;
+}
+
+int wj_hash_path(void)
+{
+    int path = atomic_load_explicit(&hash_chosen, memory_order_relaxed);
+    if (path)
+        return path;
+    wj_simd_decide();
+    return atomic_load_explicit(&hash_chosen, memory_order_relaxed);
 }

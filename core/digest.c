@@ -16,7 +16,8 @@
  *
  * SHA-256 itself is sha256.c's (libcrypto's SHA256_CTX); the conversation
  * object (conversation.c) hashes the same stream as messages_digest, one
- * message at a time.
+ * message at a time.  For a batch (batch.c), wj_digest_text writes the
+ * bytes a digest hashes into a buffer, so that many rows hash at once.
  */
 /* clang-format off */
 /*
@@ -27,6 +28,7 @@
  *   SELECT messages_digest('[]') = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
  */
 /* clang-format on */
+#include "batch.h"
 #include "wj_internal.h"
 
 /* The canonical text is hashed as it is written, through a window of this
@@ -119,6 +121,34 @@ static wj_code digest_document(const char *json, size_t len, int message,
     else
         rc = digest_node(&doc, 0, message, ignored, n_ignored, &buf, hex, err);
     wj_free(alloc, buf.ptr);
+    wj_doc_release(&doc);
+    return rc;
+}
+
+wj_code wj_digest_text(const char *json, size_t len, int message,
+                       const wj_name *ignored, size_t n_ignored, wj_buf *buf,
+                       wj_error *err)
+{
+    const wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
+    message_filter filter;
+    wj_render_hook hook = {filter_message, NULL, &filter};
+    wj_doc doc;
+    wj_code rc = wj_doc_parse(&doc, json, len, 0, buf->alloc, err);
+    if (rc != WJ_OK)
+        return rc;
+    filter.doc = &doc;
+    filter.root = 0;
+    filter.ignored = ignored;
+    filter.n_ignored = n_ignored;
+    if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
+        rc = not_a_message(err);
+    else if (wj_buf_presize(buf, wj_render_reserve(len)) != 0)
+        rc = wj_buf_fail(buf, err);
+    else
+        rc = wj_buf_code(buf,
+                         wj_render_hooked(&doc, 0, &opts,
+                                          message ? &hook : NULL, buf, err),
+                         err);
     wj_doc_release(&doc);
     return rc;
 }

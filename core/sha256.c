@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sha256.c - the one place that calls libcrypto: a running SHA-256 in the
- * caller's memory, and SHA-256 of a buffer, as lowercase hex (hex.c).
+ * caller's memory, and SHA-256 of a buffer, as lowercase hex (hex.c) or as
+ * bytes (the one-message path of sha256_multi.c).
  *
  * libcrypto's SHA256_CTX is a plain struct that SHA256_Init/Update/Final
  * work on in place (the same block function, SHA-NI included, that EVP
@@ -15,6 +16,7 @@
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 
+#include "sha256_multi.h"
 #include "wj_internal.h"
 
 #include <openssl/sha.h>
@@ -60,4 +62,12 @@ void wj_sha256_hex(const void *data, size_t len, char hex[WJ_DIGEST_HEX_SIZE])
     wj_sha256_init(&h);
     wj_sha256_update(&h, data, len);
     final_hex(&h, hex);
+}
+
+void wj_sha256_bytes(const void *data, size_t len, unsigned char md[32])
+{
+    SHA256_CTX c;
+    SHA256_Init(&c);
+    SHA256_Update(&c, data, len);
+    SHA256_Final(md, &c);
 }

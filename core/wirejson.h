@@ -599,6 +599,66 @@ WJ_API wj_code wj_function_call(const wj_function *fn, const wj_arg *args,
  * be reused. */
 WJ_API void wj_result_free(const wj_alloc *alloc, wj_result *res);
 
+/* ---------------------------------------------------------------- batches */
+
+/*
+ * A function of the table on many rows at once: a DuckDB vector, a block
+ * of the command line, a dedup partition, an Arrow column.  Each row gets
+ * exactly the result or error wj_function_call would give it; the results
+ * go into one buffer of the caller's, and the digests of data_digest and
+ * message_digest are hashed across the rows at once (several SHA-256
+ * streams side by side where the processor has SHA extensions).
+ *
+ * The caller owns out and rows.  out is a growable buffer that the call
+ * appends to (allocating with alloc): start with {NULL, 0, 0}, set len back
+ * to 0 to reuse it for the next batch, release it with wj_batch_out_free.
+ * Row r's result is out->ptr[rows[r].offset .. rows[r].offset +
+ * rows[r].len): results follow each other in row order with nothing
+ * between them (no NUL), so the offsets are an Arrow string column's and
+ * out->ptr its data.  A NULL result or an error adds no bytes; an INTEGER
+ * result is rows[r].integer.  Pointers into out->ptr are good until the
+ * next call that appends to out.
+ *
+ * Thread-safety: calls on different out and rows run at once safely; one
+ * out is one thread's at a time.
+ */
+typedef struct wj_batch_out {
+    char *ptr;  /* the results' bytes */
+    size_t len; /* bytes used */
+    size_t cap; /* bytes allocated at ptr */
+} wj_batch_out;
+
+typedef struct wj_batch_row {
+    wj_code code;   /* WJ_OK, or the row's error, described in error */
+    wj_error error; /* as wj_function_call fills it */
+    int is_null;    /* the result is NULL */
+    size_t offset;  /* the result's bytes in out->ptr */
+    size_t len;
+    int64_t integer; /* an INTEGER result */
+} wj_batch_row;
+
+/*
+ * Calls fn on n_rows rows of n_args arguments each: row r's are
+ * args[r * n_args .. r * n_args + n_args), as wj_function_call takes them
+ * (NULL arguments included).  Fills rows[0..n_rows).  Returns WJ_OK when
+ * every row has its outcome, row errors included; WJ_ERR_ARGUMENT ("wrong
+ * number of arguments") for an arity fn does not take or an aggregate,
+ * before any row; WJ_ERR_NOMEM when out cannot grow to take a result, and
+ * WJ_ERR_INTERRUPTED when alloc's hook stops a row: then rows and out past
+ * the rows done are unspecified (out stays the caller's to free).  A row
+ * that runs out of memory on its own (parsing, rendering) has WJ_ERR_NOMEM
+ * as its error and the batch goes on.
+ */
+WJ_API wj_code wj_function_call_batch(const wj_function *fn,
+                                      const wj_arg *args, size_t n_args,
+                                      size_t n_rows, const wj_alloc *alloc,
+                                      wj_batch_out *out, wj_batch_row *rows,
+                                      wj_error *err);
+
+/* Releases out's bytes (with the allocator of the calls); out is then
+ * empty and may be reused. */
+WJ_API void wj_batch_out_free(const wj_alloc *alloc, wj_batch_out *out);
+
 /* ------------------------------------------------------------ JSON writer */
 
 /*

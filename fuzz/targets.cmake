@@ -12,7 +12,8 @@ set(WIREJSON_FUZZ_TARGETS
     fuzz_encode_with_schemas
     fuzz_writer
     fuzz_canonical_writer
-    fuzz_records)
+    fuzz_records
+    fuzz_sha256_multi)
 set(WIREJSON_FUZZ_HELPERS
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_util.c
     ${CMAKE_CURRENT_LIST_DIR}/fuzz_value.c

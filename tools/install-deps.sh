@@ -34,7 +34,7 @@ test_packages=(pkg-config jq python3 unicode-data locales clang
                libclang-rt-14-dev valgrind groff-base man-db
                postgresql-15 postgresql-server-dev-15 python3-psycopg2
                python3-dev python3-setuptools python3-venv python3-distributed
-               python3-dask python3-numpy clickhouse-server
+               python3-dask python3-numpy libsimdjson-dev clickhouse-server
                clickhouse-client)
 
 case $set_name in

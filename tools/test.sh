@@ -22,8 +22,10 @@ bash tools/build.sh build "${everything[@]}"
 # Every CPU path (SPEC.md 11): the unit, case and differential tests
 # (label cpu-path) again on each slower path this processor has; the run
 # above took the fastest.
-for path in scalar sse2; do
-  if [ "$path" = scalar ] || grep -qw "$path" /proc/cpuinfo; then
+for path in scalar sse2 avx2 sha; do
+  flag=$path
+  [ "$path" = sha ] && flag=sha_ni # SHA-NI hashing (sha256_multi.c)
+  if [ "$path" = scalar ] || grep -qw "$flag" /proc/cpuinfo; then
     echo "test: the cpu-path tests with WIREJSON_SIMD=$path"
     (cd build && WIREJSON_SIMD=$path ctest --output-on-failure -j2 -L cpu-path)
   fi

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sha256_lanes.h - what the multi-message SHA-256 paths share
+ * (sha256_multi.c's SHA-NI streams, sha256_avx512.c's 16 lanes): the
+ * constants of FIPS 180-4 and a lane, one message fed a 64-byte block at a
+ * time with its padding (§5.1.1) built in a tail of one or two blocks.
+ *
+ * Internal to libwirejson.
+ */
+#ifndef WJ_SHA256_LANES_H
+#define WJ_SHA256_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* FIPS 180-4 §4.2.2 */
+static const uint32_t wj_sha256_k[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+/* FIPS 180-4 §5.3.3 */
+static const uint32_t wj_sha256_h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+                               0xa54ff53a, 0x510e527f, 0x9b05688c,
+                               0x1f83d9ab, 0x5be0cd19};
+
+/* One message in a lane: its whole blocks still to hash, then the padded
+ * tail (the last partial block, 0x80, zeros, the bit length), built when
+ * the whole blocks are done: reading the message's last bytes at the start
+ * would miss the cache that hashing it in order warms. */
+typedef struct lane {
+    const unsigned char *next; /* the next whole block of the message */
+    size_t whole;              /* whole blocks left at next */
+    size_t len;                /* the message's length */
+    unsigned tail_left;        /* tail blocks left (1 or 2, then 0) */
+    unsigned tail_at;          /* the next tail block's offset in tail */
+    size_t msg;                /* which message (its digest's slot) */
+    unsigned char tail[128];
+} lane;
+
+static inline void lane_start(lane *l, const unsigned char *msg, size_t len,
+                              size_t which)
+{
+    l->next = msg;
+    l->whole = len / 64;
+    l->len = len;
+    l->msg = which;
+    l->tail_left = len % 64 < 56 ? 1 : 2;
+    l->tail_at = 0;
+}
+
+/* Writes the padded tail; l->next is at the message's last partial block. */
+static inline void lane_tail(lane *l)
+{
+    size_t rest = l->len % 64, bits = l->len * 8, k;
+    size_t end = 64 * (size_t)l->tail_left;
+    memset(l->tail, 0, end);
+    if (rest)
+        memcpy(l->tail, l->next, rest);
+    l->tail[rest] = 0x80;
+    for (k = 0; k < 8; k++)
+        l->tail[end - 1 - k] = (unsigned char)(bits >> (8 * k));
+}
+
+/* The lane's next block, or NULL when its message is done (whole and
+ * tail_left both 0). */
+static inline const unsigned char *lane_block(lane *l)
+{
+    const unsigned char *b;
+    if (l->whole) {
+        b = l->next;
+        l->next += 64;
+        l->whole--;
+        return b;
+    }
+    if (!l->tail_left)
+        return NULL;
+    if (l->tail_at == 0)
+        lane_tail(l);
+    b = l->tail + l->tail_at;
+    l->tail_at += 64;
+    l->tail_left--;
+    return b;
+}
+
+static inline void put_digest(const uint32_t st[8], unsigned char *out)
+{
+    int k;
+    for (k = 0; k < 8; k++) {
+        out[4 * k] = (unsigned char)(st[k] >> 24);
+        out[4 * k + 1] = (unsigned char)(st[k] >> 16);
+        out[4 * k + 2] = (unsigned char)(st[k] >> 8);
+        out[4 * k + 3] = (unsigned char)st[k];
+    }
+}
+
+#endif /* WJ_SHA256_LANES_H */

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sha256_multi.c - SHA-256 of many independent messages at once.
+ *
+ * One message at a time, the SHA-NI round instruction (sha256rnds2, two
+ * rounds) waits on the one before it: a latency of several cycles against
+ * an issue every one or two, so a lone stream leaves the unit mostly idle.
+ * Here 2 or 4 messages are hashed side by side, one 64-byte block of each
+ * per step, so the rounds of one stream fill the gaps of the others.  A
+ * lane whose message ends takes the next message; when fewer messages are
+ * left than lanes, the step narrows.
+ *
+ * The compression function follows FIPS 180-4 §6.2 with Intel's SHA
+ * extensions: the state is held as two vectors, {a,b,e,f} and {c,d,g,h};
+ * sha256rnds2 does two rounds given W[t] + K[t] for them; sha256msg1 and
+ * sha256msg2 compute the message schedule four words at a time:
+ *   W[t..t+3] = msg2( msg1(W[t-16..], W[t-12..]) + W[t-7..t-4], W[t-4..] ).
+ * The padding (§5.1.1) is built per lane in a tail of one or two blocks.
+ *
+ * Where the processor has AVX-512, 16 lanes of it hash batches of 8
+ * messages or more (sha256_avx512.c), faster again.  Where it has neither,
+ * for a single message, or when WIREJSON_SIMD caps the path below "sha",
+ * every message goes through libcrypto (sha256.c).
+ */
+#include "sha256_lanes.h"
+#include "sha256_multi.h"
+#include "wj_internal.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define MAX_LANES 4 /* SHA-NI streams at most */
+
+/* How many bits x takes: 0 for 0, at most 32 here (x < 2^32 blocks). */
+static size_t bit_length(size_t x)
+{
+    size_t bits = 0;
+    while (x)
+        bits++, x >>= 1;
+    return bits;
+}
+
+static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
+                           size_t n, unsigned char *out)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        wj_sha256_bytes(msg[k], len[k], out + 32 * k);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define WJ_HAVE_SHA_PATH 1
+#define WJ_SHA __attribute__((target("sha,sse4.1")))
+#define WJ_SHA_INLINE __attribute__((target("sha,sse4.1"), always_inline))
+#define WJ_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
+#else
+#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
+#endif
+
+/*
+ * One block of each of n streams (n a constant after inlining): abef and
+ * cdgh are the streams' states, block their 64 bytes.  The streams' steps
+ * are written one after the other in each group of four rounds, so the
+ * compiler keeps n independent chains in flight.
+ */
+static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
+                                        const unsigned char *const *block)
+{
+    const __m128i bswap =
+        _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+    __m128i w[MAX_LANES][4], save_abef[MAX_LANES], save_cdgh[MAX_LANES];
+    int g, s;
+
+    for (s = 0; s < n; s++) {
+        save_abef[s] = abef[s];
+        save_cdgh[s] = cdgh[s];
+    }
+    /* Unrolled whole, so that the schedule's ring of four vectors a stream
+     * stays in registers. */
+    WJ_UNROLL(16)
+    for (g = 0; g < 16; g++) {
+        const __m128i k = _mm_loadu_si128((const __m128i *)(wj_sha256_k + 4 * g));
+        WJ_UNROLL(4)
+        for (s = 0; s < n; s++) {
+            __m128i *ws = w[s], m;
+            if (g < 4) {
+                ws[g] = _mm_shuffle_epi8(
+                    _mm_loadu_si128((const __m128i *)(block[s] + 16 * g)),
+                    bswap);
+            } else {
+                /* W[t-16..] is ws[g&3]; W[t-12..], W[t-8..], W[t-4..]
+                 * follow it round the ring. */
+                __m128i t = _mm_sha256msg1_epu32(ws[g & 3], ws[(g + 1) & 3]);
+                t = _mm_add_epi32(
+                    t, _mm_alignr_epi8(ws[(g + 3) & 3], ws[(g + 2) & 3], 4));
+                ws[g & 3] = _mm_sha256msg2_epu32(t, ws[(g + 3) & 3]);
+            }
+            m = _mm_add_epi32(ws[g & 3], k);
+            cdgh[s] = _mm_sha256rnds2_epu32(cdgh[s], abef[s], m);
+            abef[s] = _mm_sha256rnds2_epu32(abef[s], cdgh[s],
+                                            _mm_shuffle_epi32(m, 0x0E));
+        }
+    }
+    for (s = 0; s < n; s++) {
+        abef[s] = _mm_add_epi32(abef[s], save_abef[s]);
+        cdgh[s] = _mm_add_epi32(cdgh[s], save_cdgh[s]);
+    }
+}
+
+/* The state of a new message, as {a,b,e,f} and {c,d,g,h} (words from the
+ * high lane down, as sha256rnds2 takes them). */
+static WJ_SHA void state_start(__m128i *abef, __m128i *cdgh)
+{
+    *abef = _mm_set_epi32((int)wj_sha256_h0[0], (int)wj_sha256_h0[1], (int)wj_sha256_h0[4], (int)wj_sha256_h0[5]);
+    *cdgh = _mm_set_epi32((int)wj_sha256_h0[2], (int)wj_sha256_h0[3], (int)wj_sha256_h0[6], (int)wj_sha256_h0[7]);
+}
+
+static WJ_SHA void state_digest(__m128i abef, __m128i cdgh, unsigned char *out)
+{
+    uint32_t x[4], y[4], st[8];
+    _mm_storeu_si128((__m128i *)x, abef); /* f e b a */
+    _mm_storeu_si128((__m128i *)y, cdgh); /* h g d c */
+    st[0] = x[3], st[1] = x[2], st[4] = x[1], st[5] = x[0];
+    st[2] = y[3], st[3] = y[2], st[6] = y[1], st[7] = y[0];
+    put_digest(st, out);
+}
+
+static WJ_SHA void blocks1(__m128i *a, __m128i *c, const unsigned char **b)
+{
+    blocks(1, a, c, b);
+}
+static WJ_SHA void blocks2(__m128i *a, __m128i *c, const unsigned char **b)
+{
+    blocks(2, a, c, b);
+}
+static WJ_SHA void blocks4(__m128i *a, __m128i *c, const unsigned char **b)
+{
+    blocks(4, a, c, b);
+}
+
+/* Hashes the messages with up to `lanes` streams: each step takes one block
+ * from every busy lane, with the widest step that many lanes fill. */
+static WJ_SHA void many_sha_ni(int lanes, const unsigned char *const *msg,
+                               const size_t *len, size_t n,
+                               unsigned char *out)
+{
+    lane lane_of[MAX_LANES];
+    __m128i abef[MAX_LANES], cdgh[MAX_LANES];
+    size_t taken = 0;
+    int busy = 0, s;
+
+    for (;;) {
+        /* Fill the free lanes, then take a block from each. */
+        const unsigned char *block[MAX_LANES];
+        while (busy < lanes && taken < n) {
+            lane_start(&lane_of[busy], msg[taken], len[taken], taken);
+            state_start(&abef[busy], &cdgh[busy]);
+            busy++, taken++;
+        }
+        if (busy == 0)
+            return;
+        for (s = 0; s < busy; s++)
+            block[s] = lane_block(&lane_of[s]);
+        if (busy == 4)
+            blocks4(abef, cdgh, block);
+        else if (busy >= 2) {
+            blocks2(abef, cdgh, block);
+            if (busy == 3)
+                blocks1(abef + 2, cdgh + 2, block + 2);
+        } else
+            blocks1(abef, cdgh, block);
+        /* Retire the lanes whose message ended, moving the last busy lane
+         * into the slot. */
+        for (s = busy - 1; s >= 0; s--) {
+            lane *l = &lane_of[s];
+            if (l->whole || l->tail_left)
+                continue;
+            state_digest(abef[s], cdgh[s], out + 32 * l->msg);
+            busy--;
+            if (s != busy) {
+                lane_of[s] = lane_of[busy]; /* its tail moves with it */
+                abef[s] = abef[busy];
+                cdgh[s] = cdgh[busy];
+            }
+        }
+    }
+}
+#endif
+
+int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
+                      const size_t *len, size_t n, unsigned char *out)
+{
+    if (path == WJ_HASH_LIBCRYPTO) {
+        many_libcrypto(msg, len, n, out);
+        return 0;
+    }
+    if (path == WJ_HASH_AVX512 && wj_cpu_has_avx512()) {
+        wj_sha256_many_avx512(msg, len, n, out);
+        return 0;
+    }
+#ifdef WJ_HAVE_SHA_PATH
+    if (path == WJ_HASH_SHA_NI && wj_cpu_has_sha() &&
+        (lanes == 1 || lanes == 2 || lanes == 4)) {
+        many_sha_ni(lanes, msg, len, n, out);
+        return 0;
+    }
+#endif
+    (void)lanes;
+    return -1;
+}
+
+/* Streams the SHA-NI path runs: on the Xeon of bench/RESULTS.md, 4 were
+ * no faster than 2 (core_bench --hash). */
+#define SHA_NI_LANES 2
+/* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
+ * time: fewer leave most lanes hashing zeros. */
+#define AVX512_LEAST 16
+/* A message this long or longer is hashed alone (libcrypto): in a lane it
+ * would keep hashing after the others ran out, beside lanes of zeros. */
+#define LANE_LONGEST 32768
+/* Messages ordered and handed to the lanes at a time. */
+#define LANE_GROUP 256
+
+/* The group's messages shorter than LANE_LONGEST into the 16 lanes,
+ * longest first (by the bit length of their block count, a counting sort),
+ * so that the lanes run out together; the rest through libcrypto. */
+static void many_lanes(const unsigned char *const *msg, const size_t *len,
+                       size_t n, unsigned char *out)
+{
+    const unsigned char *m[LANE_GROUP];
+    size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
+    unsigned char md[32 * LANE_GROUP];
+    size_t n_lanes = 0;
+
+    for (k = 0; k < n; k++) {
+        if (len[k] >= LANE_LONGEST) {
+            wj_sha256_bytes(msg[k], len[k], out + 32 * k);
+            continue;
+        }
+        start[33 - bit_length(len[k] / 64)]++;
+        n_lanes++;
+    }
+    for (cls = 1; cls < 34; cls++) /* where each class starts */
+        start[cls] += start[cls - 1];
+    for (cls = 33; cls > 0; cls--)
+        start[cls] = start[cls - 1];
+    start[0] = 0;
+    for (k = 0; k < n; k++) {
+        size_t at;
+        if (len[k] >= LANE_LONGEST)
+            continue;
+        at = start[33 - bit_length(len[k] / 64)]++;
+        m[at] = msg[k], l[at] = len[k], which[at] = k;
+    }
+    wj_sha256_many_avx512(m, l, n_lanes, md);
+    for (k = 0; k < n_lanes; k++)
+        memcpy(out + 32 * which[k], md + 32 * k, 32);
+}
+
+void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
+                    size_t n, unsigned char *out)
+{
+    int path = wj_hash_path();
+    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
+        size_t at, b;
+        for (at = 0; at < n; at += b) {
+            b = n - at < LANE_GROUP ? n - at : LANE_GROUP;
+            many_lanes(msg + at, len + at, b, out + 32 * at);
+        }
+        return;
+    }
+#ifdef WJ_HAVE_SHA_PATH
+    if (n > 1 && path == WJ_HASH_SHA_NI) {
+        many_sha_ni(SHA_NI_LANES, msg, len, n, out);
+        return;
+    }
+#endif
+    many_libcrypto(msg, len, n, out);
+}
