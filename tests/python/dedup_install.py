@@ -110,6 +110,13 @@ class Job:
                                   stderr=subprocess.PIPE,
                                   start_new_session=True)
 
+    @classmethod
+    def of(cls, p):
+        """A Job for a process started elsewhere (p: a Popen)."""
+        job = cls.__new__(cls)
+        job.p, job.log = p, None
+        return job
+
     def calls(self):
         """The traced calls so far: [(name, its ordinal for that name)]."""
         seen, out = {}, []
