@@ -15,8 +15,8 @@
  * has its line written to the staging unique part at once, so memory holds
  * only the table of distinct keys (the 32-byte digest, the count and where
  * it was first seen).  Everything is built in a staging folder beside DIR
- * and moved into DIR by renames at the end: a run that fails leaves DIR as
- * it was.
+ * and swapped with DIR in one step at the end (see "staging, install"): a
+ * run that fails or dies leaves DIR as it was.
  */
 #define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
 #include <dirent.h>

@@ -43,8 +43,8 @@ winners, copying each winner's bytes again from the input (in the page
 cache by then; for gzip, from the candidates file its map task wrote).
 The client sends plans and gathers per-partition counts and the first
 errors, never lines.  Everything is built in a staging folder beside DIR
-and moved in by renames at the end, so DIR is either the new output or as
-it was; each task writes under names unique to its attempt and renames, so
+and swapped with DIR in one step at the end (see Stage), so DIR is either
+the whole new output or as it was, however the client dies; each task writes under names unique to its attempt and renames, so
 a task the scheduler runs again (a worker lost) leaves the same files.
 Nothing in the output depends on how the input was partitioned or how many
 workers ran it.  The workers must be able to import wirejson and read the
@@ -1032,8 +1032,9 @@ def parse_args(argv):
                        help="run on the existing scheduler at ADDRESS "
                             "(e.g. tcp://10.0.0.1:8786)")
     p.add_argument("--out", metavar="DIR", required=True,
-                   help="the output folder (created, or its unique/, counts/ and "
-                        "summary.json replaced at the end)")
+                   help="the output folder (created, or replaced as a whole "
+                        "at the end; an existing one may hold only unique/, "
+                        "counts/ and summary.json)")
     p.add_argument("files", metavar="FILE", nargs="+",
                    help="JSON Lines files (gzip by its magic bytes), directories "
                         "(read recursively) or globs")
