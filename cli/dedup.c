@@ -968,7 +968,7 @@ static const char *const outputs[] = {"unique", "counts", "summary.json"};
 typedef struct {
     char *target, *parent, *base;
     int exists;
-    mode_t mode;
+    mode_t mode; /* the new DIR's: the old one's, or the umask's */
 } out_place;
 
 static void place_free(out_place *p)
@@ -989,6 +989,11 @@ static int place_of(const char *out, out_place *p)
         p->mode = sb.st_mode & 07777;
         p->target = realpath(out, NULL);
     } else {
+        /* Read here, before there are other threads: umask is the
+         * process's. */
+        mode_t mask = umask(0);
+        umask(mask);
+        p->mode = 0777 & ~mask;
         while (n > 1 && out[n - 1] == '/')
             n--;
         p->target = strndup(out, n);
@@ -1062,12 +1067,10 @@ static void remove_dead_stages(const out_place *p)
     closedir(d);
 }
 
-/* A new staging folder beside DIR, locked (*lock_fd) and with DIR's mode
- * (or the umask's). */
+/* A new staging folder beside DIR, locked (*lock_fd). */
 static char *make_stage(const char *out, const out_place *p, int *lock_fd)
 {
     char *tmpl = malloc(strlen(p->parent) + strlen(p->base) + 40);
-    mode_t mask;
     struct stat a, b;
     if (!tmpl) {
         setup_error("%s%s", "out of memory", "");
@@ -1100,9 +1103,6 @@ static char *make_stage(const char *out, const out_place *p, int *lock_fd)
         if (*lock_fd >= 0)
             close(*lock_fd);
     }
-    mask = umask(0);
-    umask(mask);
-    fchmod(*lock_fd, p->exists ? p->mode : 0777 & ~mask);
     return tmpl;
 }
 
@@ -1130,10 +1130,13 @@ static int check_exchange(const char *out, const out_place *p,
     return st;
 }
 
-/* Puts the finished staging folder in DIR's place in one rename and
- * removes the old DIR, which the exchange left under the staging name. */
-static int install(const char *stage, const out_place *p)
+/* Puts the finished staging folder (lock_fd open on it) in DIR's place in
+ * one rename, with the old DIR's mode (a new one's: the umask's); the
+ * exchange leaves the old DIR under the staging name. */
+static int install(const char *stage, int lock_fd, const out_place *p)
 {
+    if (fchmod(lock_fd, p->mode))
+        return -1;
     if (!p->exists)
         return rename(stage, p->target);
     if (renameat2(AT_FDCWD, stage, AT_FDCWD, p->target, RENAME_EXCHANGE))
@@ -1244,7 +1247,7 @@ int cli_run_dedup(const cli_options *o)
     if (!st)
         st = write_summary(&r, summary);
     pthread_mutex_lock(&stage_live.mu);
-    if (!st && install(stage, &place)) {
+    if (!st && install(stage, lock_fd, &place)) {
         cli_error("cannot move the output into %s: %s", o->out,
                   strerror(errno));
         st = EXIT_USAGE;

@@ -713,7 +713,8 @@ _AT_FDCWD = -100
 
 
 class Place:
-    """Where DIR's folder is (a symlink resolved): its parent and name."""
+    """Where DIR's folder is (a symlink resolved): its parent and name, and
+    the new DIR's mode (the old one's, or the umask's)."""
 
     def __init__(self, out):
         self.out = out
@@ -723,7 +724,11 @@ class Place:
             self.mode = os.stat(out).st_mode & 0o7777
         else:
             self.target = os.path.abspath(out)
-            self.mode = None
+            # Read here, in the main thread before the cluster's threads:
+            # umask is the process's.
+            mask = os.umask(0)
+            os.umask(mask)
+            self.mode = 0o777 & ~mask
         self.parent, self.base = os.path.split(self.target)
 
     def check_contents(self):
@@ -824,9 +829,6 @@ class Stage:
             if a.st_nlink and b and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino):
                 break
             os.close(self.fd)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.fchmod(self.fd, place.mode if place.exists else 0o777 & ~mask)
         if place.exists:
             self.check_exchange()
 
@@ -849,7 +851,9 @@ class Stage:
                     os.rmdir(d)
 
     def install(self):
-        """Puts the finished staging folder in DIR's place in one step."""
+        """Puts the finished staging folder in DIR's place in one step,
+        with the old DIR's mode (a new one's: the umask's)."""
+        os.fchmod(self.fd, self.place.mode)
         if self.place.exists:
             _renameat2(self.path, self.place.target, _RENAME_EXCHANGE)
         else:

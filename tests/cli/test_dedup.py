@@ -237,6 +237,13 @@ def install_checks(d):
             fail("%s: the run ended before its first write" % sig)
         di.signal_mid_run("wirejson dedup", job, sig, d, "o",
                           os.path.join(d, "o"), old)
+    # The new DIR keeps the old one's permissions.
+    di.put(os.path.join(d, "o"), os.path.join(d, "old-copy"))
+    os.chmod(os.path.join(d, "o"), 0o750)
+    rc, _, err = dedup(["--out", "o"] + new_files, d)
+    mode = os.stat(os.path.join(d, "o")).st_mode & 0o7777
+    if rc or mode != 0o750 or di.out_tree(os.path.join(d, "o")) != new:
+        fail("DIR's mode 0750: %d %o %r" % (rc, mode, err))
     # A dead run's staging folder from before this version (no lock): gone
     # after the next run; another DIR's is not touched.
     for name in ("o.wirejson-tmp-AbC123", "ox.wirejson-tmp-AbC123"):
