@@ -12,7 +12,8 @@
 #         python3-distributed and python3-dask for its dedup job,
 #         python3-numpy for its numpy tests), ClickHouse's server and client
 #         (the command line's round trip through a real server),
-#         the stock jq, Node and npm, valgrind, clang with its sanitizer and
+#         the stock jq, Node and npm, valgrind, strace (dedup killed at
+#         each rename of its install), clang with its sanitizer and
 #         libFuzzer runtimes, pkg-config, groff and man (the install tests),
 #         PostgreSQL 15 with its server headers and psycopg2 (the PostgreSQL
 #         extension's tests), Unicode's data files, and the de_DE.UTF-8
@@ -31,7 +32,7 @@ done
 demo_packages=(build-essential cmake libssl-dev libsqlite3-dev sqlite3
                libjq-dev libonig-dev zlib1g-dev)
 test_packages=(pkg-config jq python3 unicode-data locales clang
-               libclang-rt-14-dev valgrind groff-base man-db
+               libclang-rt-14-dev valgrind strace groff-base man-db
                postgresql-15 postgresql-server-dev-15 python3-psycopg2
                python3-dev python3-setuptools python3-venv python3-distributed
                python3-dask python3-numpy libsimdjson-dev clickhouse-server

@@ -43,8 +43,8 @@ winners, copying each winner's bytes again from the input (in the page
 cache by then; for gzip, from the candidates file its map task wrote).
 The client sends plans and gathers per-partition counts and the first
 errors, never lines.  Everything is built in a staging folder beside DIR
-and moved in by renames at the end, so DIR is either the new output or as
-it was; each task writes under names unique to its attempt and renames, so
+and swapped with DIR in one step at the end (see Stage), so DIR is either
+the whole new output or as it was, however the client dies; each task writes under names unique to its attempt and renames, so
 a task the scheduler runs again (a worker lost) leaves the same files.
 Nothing in the output depends on how the input was partitioned or how many
 workers ran it.  The workers must be able to import wirejson and read the
@@ -696,48 +696,196 @@ def plural(n, noun):
     return "%d %s%s" % (n, noun, "" if n == 1 else "s")
 
 
-def staging_for(out):
-    """A new staging folder beside out, on the same file system."""
-    parent = os.path.dirname(os.path.abspath(out))
-    os.makedirs(parent, exist_ok=True)
-    return tempfile.mkdtemp(prefix=os.path.basename(os.path.abspath(out)) +
-                            ".wirejson-tmp-", dir=parent)
+# DIR is replaced as a whole, in one step (the rule wirejson dedup follows
+# too, with the same staging names): the new DIR is built in a staging
+# folder BASE.wirejson-tmp-XXXXXXXX beside DIR's target (a symlinked DIR
+# resolved, so both are on one file system), locked with flock for the
+# client's life, and swapped with the old DIR by one
+# renameat2(RENAME_EXCHANGE) (a rename when there is no DIR); the old
+# content, left under the staging name, is then removed.  A run removes
+# every BASE.wirejson-tmp-* beside DIR whose lock it can take: those of dead
+# runs.
 
-
+STAGE_MARK = ".wirejson-tmp-"
 OUTPUTS = ("unique", "counts", "summary.json")
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
 
 
-def install(new, out, stage):
-    """Moves the finished output new into out by renames: out created, or
-    its unique/, counts/ and summary.json replaced (the old ones moved
-    into stage, put back if a rename fails)."""
-    if not os.path.lexists(out):
-        os.rename(new, out)
-        return
-    old = os.path.join(stage, "old")
-    os.mkdir(old)
-    moved, placed = [], []
+class Place:
+    """Where DIR's folder is (a symlink resolved): its parent and name, and
+    the new DIR's mode (the old one's, or the umask's)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.exists = os.path.isdir(out)
+        if self.exists:
+            self.target = os.path.realpath(out)
+            self.mode = os.stat(out).st_mode & 0o7777
+        else:
+            self.target = os.path.abspath(out)
+            # Read here, in the main thread before the cluster's threads:
+            # umask is the process's.
+            mask = os.umask(0)
+            os.umask(mask)
+            self.mode = 0o777 & ~mask
+        self.parent, self.base = os.path.split(self.target)
+
+    def check_contents(self):
+        """SetupError if DIR holds anything dedup did not write: it is
+        replaced as a whole, so that would be removed."""
+        if not self.exists:
+            return
+        try:
+            names = sorted(os.listdir(self.target))
+        except OSError as e:
+            raise SetupError("cannot read --out %s: %s" % (self.out, e.strerror))
+        for name in names:
+            if name not in OUTPUTS:
+                raise SetupError(
+                    "--out %s holds %s, which dedup did not write; DIR is "
+                    "replaced as a whole, so give a new or empty folder or an "
+                    "earlier dedup output" % (self.out, name))
+
+
+def _renameat2(src, dst, flags):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    fn = getattr(libc, "renameat2", None)
+    if fn is None:  # glibc before 2.28
+        raise OSError(38, "renameat2: not in this C library")
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
+                   ctypes.c_char_p, ctypes.c_uint]
+    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags):
+        e = ctypes.get_errno()
+        raise OSError(e, "renameat2: " + os.strerror(e), src, None, dst)
+
+
+def remove_stage(path):
+    """Removes a staging folder, first renamed out of the way so that
+    nothing new is made in it by its old name while it is emptied (the new
+    name keeps the mark, for the next run to find)."""
+    gone = path + ".gone"
     try:
-        for name in OUTPUTS:
-            if os.path.lexists(os.path.join(out, name)):
-                os.rename(os.path.join(out, name), os.path.join(old, name))
-                moved.append(name)
-        for name in OUTPUTS:
-            os.rename(os.path.join(new, name), os.path.join(out, name))
-            placed.append(name)
+        os.rename(path, gone)
+        path = gone
     except OSError:
-        for name in placed:
-            os.rename(os.path.join(out, name), os.path.join(new, name))
-        for name in moved:
-            os.rename(os.path.join(old, name), os.path.join(out, name))
-        raise
+        pass
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def remove_dead_stages(place):
+    """Removes the staging folders beside DIR that no live run holds."""
+    import fcntl
+    try:
+        names = os.listdir(place.parent)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(place.base + STAGE_MARK):
+            continue
+        path = os.path.join(place.parent, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass  # a live run's
+        finally:
+            os.close(fd)
+
+
+class Stage:
+    """The locked staging folder of a run beside DIR, the new DIR in the
+    making; removed on leaving unless installed."""
+
+    def __init__(self, place):
+        import fcntl
+        self.place = place
+        if not place.exists:
+            os.makedirs(place.parent, exist_ok=True)
+        remove_dead_stages(place)
+        while True:
+            try:
+                self.path = tempfile.mkdtemp(prefix=place.base + STAGE_MARK,
+                                             dir=place.parent)
+            except OSError as e:
+                raise SetupError(
+                    "cannot replace --out %s: cannot make a staging folder in "
+                    "%s: %s (DIR is replaced in one step by a folder built "
+                    "beside it)" % (place.out, place.parent, e.strerror))
+            self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+            # Still the folder made: another run's clean-up may have
+            # removed it between the mkdtemp and the lock.
+            a = os.fstat(self.fd)
+            try:
+                b = os.stat(self.path)
+            except OSError:
+                b = None
+            if a.st_nlink and b and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino):
+                break
+            os.close(self.fd)
+        if place.exists:
+            self.check_exchange()
+
+    def check_exchange(self):
+        a, b = os.path.join(self.path, ".a"), os.path.join(self.path, ".b")
+        try:
+            os.mkdir(a)
+            os.mkdir(b)
+            _renameat2(a, b, _RENAME_EXCHANGE)
+        except OSError as e:
+            self.close()
+            raise SetupError(
+                "cannot replace --out %s in one step: the file system of %s "
+                "cannot swap two folders (renameat2 RENAME_EXCHANGE: %s); "
+                "remove DIR first or give a new one"
+                % (self.place.out, self.place.parent, e.strerror))
+        finally:
+            for d in (a, b):
+                with contextlib.suppress(OSError):
+                    os.rmdir(d)
+
+    def install(self):
+        """Puts the finished staging folder in DIR's place in one step,
+        with the old DIR's mode (a new one's: the umask's)."""
+        os.fchmod(self.fd, self.place.mode)
+        if self.place.exists:
+            _renameat2(self.path, self.place.target, _RENAME_EXCHANGE)
+        else:
+            os.rename(self.path, self.place.target)
+
+    def close(self):
+        """Removes the staging folder (after install: the old DIR), with
+        SIGINT and SIGTERM held off until it is gone."""
+        import signal
+        held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+        try:
+            if self.fd is not None:
+                remove_stage(self.path)
+                os.close(self.fd)
+                self.fd = None
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
 
 def run(client, inputs, key, member, out, stage=None):
     """Runs the job on client over inputs (from inspect); builds the
-    output in a staging folder beside out and moves it into out at the
-    end; returns the summary.  The client sends plans and receives
-    per-partition counts and the first errors only."""
+    output in a staging folder beside out (stage, a Stage, or one made
+    here) and swaps it with out at the end; returns the summary.  The
+    client sends plans and receives per-partition counts and the first
+    errors only."""
     from distributed import as_completed
 
     info = client.scheduler_info()
@@ -751,10 +899,12 @@ def run(client, inputs, key, member, out, stage=None):
     names = part_name(nfiles)
     own_stage = stage is None
     if own_stage:
-        stage = staging_for(out)
+        place = Place(out)
+        place.check_contents()
+        stage = Stage(place)
     try:
-        work = os.path.join(stage, "work")
-        new = os.path.join(stage, "new")
+        work = os.path.join(stage.path, "work")
+        new = stage.path
         for d in (work, os.path.join(new, "unique"), os.path.join(new, "counts")):
             os.makedirs(d)
         progress = Progress(n + nbuckets + nfiles)
@@ -836,11 +986,12 @@ def run(client, inputs, key, member, out, stage=None):
                   errors="backslashreplace") as f:
             json.dump(summary, f, indent=2, ensure_ascii=False)
             f.write("\n")
-        install(new, out, stage)
+        shutil.rmtree(work)
+        stage.install()
         return summary
     finally:
         if own_stage:
-            shutil.rmtree(stage, ignore_errors=True)
+            stage.close()
 
 
 def check_workers(client, address):
@@ -885,8 +1036,9 @@ def parse_args(argv):
                        help="run on the existing scheduler at ADDRESS "
                             "(e.g. tcp://10.0.0.1:8786)")
     p.add_argument("--out", metavar="DIR", required=True,
-                   help="the output folder (created, or its unique/, counts/ and "
-                        "summary.json replaced at the end)")
+                   help="the output folder (created, or replaced as a whole "
+                        "at the end; an existing one may hold only unique/, "
+                        "counts/ and summary.json)")
     p.add_argument("files", metavar="FILE", nargs="+",
                    help="JSON Lines files (gzip by its magic bytes), directories "
                         "(read recursively) or globs")
@@ -898,6 +1050,15 @@ def fail(message, status):
     return status
 
 
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread like KeyboardInterrupt,
+    so the staging folder is removed on the way out."""
+
+
+def _terminated(sig, frame):
+    raise Terminated(sig)
+
+
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
@@ -905,28 +1066,40 @@ def main(argv=None):
         if os.path.lexists(args.out) and not os.path.isdir(args.out):
             raise SetupError("--out %s exists and is not a directory"
                              % args.out)
+        place = Place(args.out)
+        place.check_contents()
     except SetupError as e:
         return fail(e, 2)
+    import signal
+    with contextlib.suppress(ValueError):  # not the main thread: leave them
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            signal.signal(sig, _terminated)
     from distributed import Client, LocalCluster
 
     try:
-        if args.scheduler:
-            with Client(args.scheduler) as client:
-                check_workers(client, args.scheduler)
-                summary = run(client, inputs, args.key, args.member, args.out)
-        else:
-            workers = args.workers or os.cpu_count() or 1
-            with LocalCluster(n_workers=workers, threads_per_worker=1,
-                              processes=True, dashboard_address=":0",
-                              silence_logs=logging.ERROR,
-                              local_directory=tempfile.gettempdir()) as cluster, \
-                    Client(cluster) as client:
-                check_workers(client, "the local cluster")
-                summary = run(client, inputs, args.key, args.member, args.out)
+        with Stage(place) as stage:
+            if args.scheduler:
+                with Client(args.scheduler) as client:
+                    check_workers(client, args.scheduler)
+                    summary = run(client, inputs, args.key, args.member,
+                                  args.out, stage)
+            else:
+                workers = args.workers or os.cpu_count() or 1
+                with LocalCluster(n_workers=workers, threads_per_worker=1,
+                                  processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR,
+                                  local_directory=tempfile.gettempdir()) \
+                        as cluster, Client(cluster) as client:
+                    check_workers(client, "the local cluster")
+                    summary = run(client, inputs, args.key, args.member,
+                                  args.out, stage)
     except SetupError as e:
         return fail(e, 2)
     except KeyboardInterrupt:
         return fail("interrupted; %s left as it was" % args.out, 130)
+    except Terminated as e:
+        return fail("terminated; %s left as it was" % args.out,
+                    128 + e.args[0])
     except Exception as e:  # a task's error, a lost cluster
         text = str(e) or type(e).__name__
         return fail(" ".join(text.split()), 1)

@@ -11,19 +11,33 @@ usage: test_dedup.py build/wirejson build/wirejson.so build/python
    write the same DIR byte for byte, for the default key, for --key
    messages_digest with --member, and for file names that need escaping.
 3. -j 1 and -j 2 give the same DIR; set-up errors and a truncated gzip give
-   their exit statuses and leave an existing DIR as it was.
+   their exit statuses and leave an existing DIR as it was; a DIR holding
+   other files is refused (it is replaced as a whole).
+4. DIR is replaced in one step (tests/python/dedup_install.py): killed at
+   each rename, DIR is the whole old or the whole new output (computed in
+   plain Python); the next run removes the debris; a live run's staging
+   folder is kept; SIGINT and SIGTERM mid-run leave DIR as it was and no
+   staging folder.  Also: DIR through a symlink to another file system, and
+   an existing DIR under a parent where nothing can be made.
 """
 
 import gzip
 import json
 import os
+import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "python"))
+import dedup_common  # noqa: E402
+import dedup_install as di  # noqa: E402
+
 CLI, EXT, PYDIR = sys.argv[1:4]
-FAILS = []
+FAILS = dedup_common.FAILURES
 
 
 def fail(what):
@@ -200,6 +214,83 @@ def check_sqlite(d, args):
         fail("sqlite: summary %r vs %r" % (s, (total, len(rows))))
 
 
+def install_checks(d):
+    old_files, old = di.write_corpus(os.path.join(d, "old-in"), 2, 300, 1)
+    new_files, new = di.write_corpus(os.path.join(d, "new-in"), 3, 2000, 2)
+    rc, _, err = dedup(["--out", "old-copy"] + old_files, d)
+    if rc or di.out_tree(os.path.join(d, "old-copy")) != old:
+        fail("the old output: %d %r" % (rc, err))
+    cmd = [os.path.abspath(CLI), "dedup", "-j", "2", "--out", "o"] + new_files
+    di.kill_at_renames("wirejson dedup", cmd, d, None, "o",
+                       os.path.join(d, "old-copy"), old, new)
+    di.kill_at_renames("wirejson dedup, no DIR before", cmd, d, None, "o",
+                       None, None, new)
+    di.put(os.path.join(d, "o"), os.path.join(d, "old-copy"))
+    di.live_stage_kept("wirejson dedup", cmd, d, None, "o")
+    # Signals mid-run: the main thread held (strace) at its first write,
+    # the unique part's, the lines keyed on the other threads meanwhile.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        di.put(os.path.join(d, "o"), os.path.join(d, "old-copy"))
+        job = di.Job(cmd, d, None, os.path.join(d, "trace.log"),
+                     ("write", "delay_enter", 1), di.SHORT_HOLD)
+        if not job.wait_call("write", 1):
+            fail("%s: the run ended before its first write" % sig)
+        di.signal_mid_run("wirejson dedup", job, sig, d, "o",
+                          os.path.join(d, "o"), old)
+    # The new DIR keeps the old one's permissions.
+    di.put(os.path.join(d, "o"), os.path.join(d, "old-copy"))
+    os.chmod(os.path.join(d, "o"), 0o750)
+    rc, _, err = dedup(["--out", "o"] + new_files, d)
+    mode = os.stat(os.path.join(d, "o")).st_mode & 0o7777
+    if rc or mode != 0o750 or di.out_tree(os.path.join(d, "o")) != new:
+        fail("DIR's mode 0750: %d %o %r" % (rc, mode, err))
+    # A dead run's staging folder from before this version (no lock): gone
+    # after the next run; another DIR's is not touched.
+    for name in ("o.wirejson-tmp-AbC123", "ox.wirejson-tmp-AbC123"):
+        os.makedirs(os.path.join(d, name, "new", "unique"))
+    rc, _, err = dedup(["--out", "o"] + new_files, d)
+    if rc or di.stages(d, "o") or not di.stages(d, "ox") or \
+            di.out_tree(os.path.join(d, "o")) != new:
+        fail("old debris: %d %r %r" % (rc, err, os.listdir(d)))
+    # --out through a symlink to another file system: the new DIR is built
+    # beside the target; the symlink stays.
+    shm = tempfile.mkdtemp(prefix="wirejson-dedup-", dir="/dev/shm")
+    try:
+        os.symlink(os.path.join(shm, "target"), os.path.join(d, "link"))
+        os.makedirs(os.path.join(shm, "target"))
+        for files, want in ((old_files, old), (new_files, new)):
+            rc, _, err = dedup(["--out", "link"] + files, d)
+            if rc or not os.path.islink(os.path.join(d, "link")) or \
+                    di.out_tree(os.path.join(shm, "target")) != want or \
+                    di.stages(shm, "target") or di.stages(d, "link"):
+                fail("--out through a symlink: %d %r" % (rc, err))
+    finally:
+        shutil.rmtree(shm)
+    # An existing writable DIR under a parent where nothing can be made:
+    # exit 2 before any work, naming DIR and the parent (run as nobody
+    # when run as root, who could write there anyway).
+    ro = os.path.join(d, "ro")
+    di.put(os.path.join(ro, "o"), os.path.join(d, "old-copy"))
+    os.chmod(d, 0o755)
+    os.chmod(ro, 0o555)
+    os.chmod(os.path.join(ro, "o"), 0o777)
+    for root, dirs, files in os.walk(os.path.join(ro, "o")):
+        for n in dirs + files:
+            os.chmod(os.path.join(root, n), 0o777)
+    for f in old_files:
+        os.chmod(os.path.join(d, f), 0o644)
+    as_other = ["setpriv", "--reuid=65534", "--regid=65534",
+                "--clear-groups"] if os.getuid() == 0 else []
+    p = subprocess.run(as_other + [os.path.abspath(CLI), "dedup", "--out",
+                                   "ro/o"] + old_files, cwd=d,
+                       capture_output=True, timeout=60)
+    os.chmod(ro, 0o755)
+    if p.returncode != 2 or b"ro/o" not in p.stderr or \
+            ro.encode() not in p.stderr or p.stderr.count(b"\n") != 1 or \
+            di.out_tree(os.path.join(ro, "o")) != old:
+        fail("read-only parent: %d %r" % (p.returncode, p.stderr))
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         args = corpus(d)
@@ -269,15 +360,22 @@ def main():
             fail("a failed run changed DIR")
         if any(".wirejson-tmp-" in n for n in os.listdir(d)):
             fail("a staging folder was left behind")
-        # a rerun into an existing DIR replaces its outputs, keeps the rest
-        with open(os.path.join(d, "out", "keep.txt"), "wb") as f:
-            f.write(b"mine")
+        # a rerun into an existing DIR replaces it
         rc, _, err = dedup(["--out", "out/", "m.jsonl"], d)
         t = tree(os.path.join(d, "out"))
-        if rc or t.get(b"keep.txt") != b"mine" or \
-                b"unique/part-00000.jsonl" not in t or \
+        if rc or b"unique/part-00000.jsonl" not in t or \
                 b"unique/part-00001.jsonl" in t:
             fail("rerun: %d %r %r" % (rc, err, sorted(t)))
+        # a DIR holding a file dedup did not write is refused, untouched
+        with open(os.path.join(d, "out", "keep.txt"), "wb") as f:
+            f.write(b"mine")
+        before = tree(os.path.join(d, "out"))
+        rc, _, err = dedup(["--out", "out", "m.jsonl"], d)
+        if rc != 2 or b"keep.txt" not in err or err.count(b"\n") != 1 or \
+                tree(os.path.join(d, "out")) != before:
+            fail("DIR with keep.txt: %d %r" % (rc, err))
+    with tempfile.TemporaryDirectory(prefix="wirejson-dedup-install-") as d:
+        install_checks(d)
     print("%d failures" % len(FAILS))
     return 1 if FAILS else 0
 

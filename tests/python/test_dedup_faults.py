@@ -10,8 +10,15 @@
   * A rerun into that DIR whose input disappears mid-run (a file deleted
     once the job's staging folder appears): exit status 1, one line on
     stderr naming the file, DIR exactly as it was, no staging folder left.
-  * A rerun that succeeds replaces DIR's unique/, counts/ and summary.json
-    (parts of the earlier run gone) and leaves DIR's other files alone.
+  * A rerun that succeeds replaces DIR (parts of the earlier run gone); a
+    DIR holding a file the job did not write is refused, untouched (DIR is
+    replaced as a whole).
+  * SIGINT and SIGTERM mid-run (spill files written): exit 130 / 143, DIR
+    as it was, no staging folder.
+  * DIR replaced in one step (dedup_install.py, the checks wirejson dedup
+    gets too): killed at each rename of the client, before and after it,
+    DIR is the whole old or the whole new output; the next run removes the
+    debris; a live run's staging folder is kept.
 
 usage: test_dedup_faults.py   (wirejson importable, e.g. PYTHONPATH=build/python)
 """
@@ -24,6 +31,7 @@ import sys
 import tempfile
 import time
 
+import dedup_install as di
 from dedup_common import (Cluster, Expect, check, finish, jcs, job,
                           start_job, summary_totals, tree, vm_hwm)
 
@@ -67,6 +75,27 @@ def wait_for(cond, timeout, step=0.01):
 
 def staged(tmp, out):
     return glob.glob(os.path.join(tmp, out + ".wirejson-tmp-*"))
+
+
+def install_checks(d):
+    old_files, old = di.write_corpus(os.path.join(d, "old-in"), 2, 300, 1)
+    new_files, new = di.write_corpus(os.path.join(d, "new-in"), 3, 2000, 2)
+    code, _, err, _ = job(["--workers", "1", "--out", "old-copy"] + old_files,
+                          d)
+    check(code == 0 and di.out_tree(os.path.join(d, "old-copy")) == old,
+          "the old output: %d %r" % (code, err))
+    cmd = [sys.executable, "-m", "wirejson.dedup", "--workers", "1", "--out",
+           "o"] + new_files
+    # The killed runs' workers leave their folders: in one of d's own, so
+    # no later run finds them (distributed logs a line when it purges one).
+    env = dict(os.environ, TMPDIR=os.path.join(d, "tmp"))
+    os.makedirs(env["TMPDIR"])
+    di.kill_at_renames("the Python job", cmd, d, env, "o",
+                       os.path.join(d, "old-copy"), old, new)
+    di.kill_at_renames("the Python job, no DIR before", cmd, d, env, "o",
+                       None, None, new)
+    di.put(os.path.join(d, "o"), os.path.join(d, "old-copy"))
+    di.live_stage_kept("the Python job", cmd, d, env, "o")
 
 
 def main():
@@ -113,8 +142,6 @@ def main():
               % (summary_totals(os.path.join(tmp, "out")), expect.totals()))
 
         # A rerun whose input disappears mid-run leaves DIR as it was.
-        with open(os.path.join(tmp, "out", "notes.txt"), "wb") as f:
-            f.write(b"kept\n")
         before = tree(os.path.join(tmp, "out"))
         p = start_job(["--workers", "1", "--out", "out", "data"], tmp, small)
         mid = wait_for(lambda: staged(tmp, "out") or p.poll() is not None,
@@ -138,15 +165,37 @@ def main():
         check(not staged(tmp, "out"), "the failed rerun left its staging folder")
         os.rename(gone + ".away", gone)
 
-        # A rerun that succeeds replaces the output, keeps the rest.
+        # SIGINT and SIGTERM mid-run.
+        before = di.out_tree(os.path.join(tmp, "out"))
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            p = start_job(["--workers", "1", "--out", "out", "data"], tmp,
+                          small)
+            mid = wait_for(lambda: len(spills()) >= 2 or p.poll() is not None,
+                           240, 0.005) and p.poll() is None
+            check(mid, "%s: the run ended before it could be signalled" % sig)
+            di.signal_mid_run("the Python job", di.Job.of(p), sig, tmp, "out",
+                              os.path.join(tmp, "out"), before)
+
+        # A rerun that succeeds replaces the output.
         code, _, _, _ = job(["--workers", "1", "--out", "out",
                              "data/f0.jsonl"], tmp)
         check(code == 0, "the rerun over one file failed")
         got = tree(os.path.join(tmp, "out"))
-        check(sorted(got) == ["counts/part-00000.jsonl", "notes.txt",
-                              "summary.json", "unique/part-00000.jsonl"],
+        check(sorted(got) == ["counts/part-00000.jsonl", "summary.json",
+                              "unique/part-00000.jsonl"],
               "the rerun left %r" % sorted(got))
         check(not staged(tmp, "out"), "the rerun left its staging folder")
+        # A DIR holding a file the job did not write: refused, untouched.
+        with open(os.path.join(tmp, "out", "notes.txt"), "wb") as f:
+            f.write(b"mine\n")
+        before = tree(os.path.join(tmp, "out"))
+        code, _, err, _ = job(["--workers", "1", "--out", "out",
+                               "data/f0.jsonl"], tmp)
+        check(code == 2 and b"notes.txt" in err and err.count(b"\n") == 1 and
+              tree(os.path.join(tmp, "out")) == before,
+              "a DIR with notes.txt: %d %r" % (code, err))
+    with tempfile.TemporaryDirectory(prefix="wirejson-dedup-install-") as d:
+        install_checks(d)
     return finish("dedup faults")
 
 
