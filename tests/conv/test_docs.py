@@ -128,11 +128,12 @@ def main():
             fail(name, "two blocks with one name")
         seen.add(name)
         try:
-            if name == "insert-request":
-                db.execute("BEGIN")
-                db.executemany(sql, [(r["id"], r["logged_at"], r["client"], r["body"])
-                                     for r in log.rows])
-                db.execute("COMMIT")
+            if name == "insert-request":  # from raw_log, demo/sample.jsonl a line a row
+                db.execute("CREATE TEMP TABLE raw_log (line TEXT)")
+                with open(sample_oracle.SAMPLE, encoding="utf-8") as f:
+                    db.executemany("INSERT INTO raw_log VALUES (?)",
+                                   [(line.rstrip("\n"),) for line in f])
+                db.executescript(sql)
                 rows = []
             elif name in ("lookup-plan", "lookup"):
                 rows = check_lookup(name, db, sql, log)
