@@ -39,6 +39,9 @@ typedef struct cli_options {
     const char *key;
     const char *member;
     const char *out;
+    /* cache-audit */
+    const char *time_member;
+    const char *ttl;
 } cli_options;
 
 /* ---------------------------------------------------------------- output */
@@ -213,6 +216,7 @@ typedef struct cli_block_hooks {
 int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks);
 int cli_run_function(const cli_options *o);
 int cli_run_dedup(const cli_options *o);
+int cli_run_cache_audit(const cli_options *o);
 
 /* ------------------------------------------------------------- progress */
 
