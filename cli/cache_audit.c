@@ -232,8 +232,8 @@ static char *line_member(const char *line, size_t len, const char *name,
                              "\"%s\"", what, name)
                    : error_text(&err, "");
     if (st == 0)
-        return message("the line is not a JSON object with a %s \"%s\" "
-                       "that is not null", what, name);
+        return message("no %s \"%s\" (or it is null, or the line is not "
+                       "a JSON object)", what, name);
     return NULL;
 }
 
