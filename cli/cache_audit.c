@@ -479,6 +479,8 @@ typedef struct audit {
     uint64_t member_order, tool_order;
     example ex[MAX_EXAMPLES];
     size_t n_ex;
+    entry **hits; /* a request's entries found, a mode after another */
+    size_t hits_cap;
 } audit;
 
 /* One valid request: its prefixes against the tables, then into them. */
@@ -493,14 +495,24 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
     uint32_t k;
     int m;
 
+    if ((size_t)N_MODES * n > a->hits_cap) {
+        entry **h = realloc(a->hits, (size_t)N_MODES * n * sizeof *h);
+        if (!h)
+            return -1;
+        a->hits = h;
+        a->hits_cap = (size_t)N_MODES * n;
+    }
     for (m = 0; m < N_MODES; m++) {
         const unsigned char *d = digests + (size_t)m * 32 * n;
+        entry **hits = a->hits + (size_t)m * n;
         len[m] = 0;
         last[m] = NULL;
         for (k = 0; k < n; k++) {
-            const entry *e = table_find(&a->t[m], d + 32 * (size_t)k);
-            if (!e || (a->j.timed &&
-                       !(e->time <= time && time - e->time <= a->j.ttl)))
+            entry *e = table_find(&a->t[m], d + 32 * (size_t)k);
+            hits[k] = e;
+            if (!e)
+                break;
+            if (a->j.timed && !(e->time <= time && time - e->time <= a->j.ttl))
                 break;
             last[m] = e;
             len[m]++;
@@ -538,10 +550,15 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
             x->earlier_line = last_line[cm];
         }
     }
+    /* then this request is the most recent producer of each of its
+     * digests; the ones found above need no second look-up */
     for (m = 0; m < N_MODES; m++) {
         const unsigned char *d = digests + (size_t)m * 32 * n;
+        entry **hits = a->hits + (size_t)m * n;
         for (k = 0; k < n; k++) {
-            entry *e = table_put(&a->t[m], d + 32 * (size_t)k);
+            entry *e = k <= len[m] && hits[k]
+                           ? hits[k]
+                           : table_put(&a->t[m], d + 32 * (size_t)k);
             if (!e)
                 return -1;
             e->file = file;
@@ -737,6 +754,7 @@ int cli_run_cache_audit(const cli_options *o)
     cli_buf_free(&out);
     for (m = 0; m < N_MODES; m++)
         table_free(&a->t[m]);
+    free(a->hits);
     free(a);
     return st;
 }
