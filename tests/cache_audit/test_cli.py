@@ -155,6 +155,26 @@ def by_hand(tmp):
         fail("RFC 3339 times: %r %r" % (st, got))
 
 
+def times(tmp):
+    """Every spelling of a time, good and bad, against reference.py."""
+    body = json.dumps({"model": "m", "messages": [{"role": "user",
+                                                    "content": "hi"}]})
+    spellings = ['1767258000', '1767258000.5', '1.7672583e9', '17672583E+2',
+                 '176725830000e-2', '-1', '0.0000000000000000001',
+                 '"2026-01-01T09:05:00Z"', '"2026-01-01T09:09:60Z"',
+                 '"2026-01-01T10:15:00.000+01:00"', '"2026-01-01 09:20:00.5z"',
+                 '"2026-01-01t04:25:00-05:00"', '"2024-02-29T00:00:00Z"',
+                 '"2026-02-29T00:00:00Z"', '"2026-01-01T24:00:00Z"',
+                 '"2026-01-01T09:05:00"', '"2026-01-01T09:05:00+24:00"',
+                 '"1767258000"', '"yesterday"', 'true', 'null', '{}', '[1]']
+    lines = ['{"ts": %s, "body": %s}' % (t, json.dumps(body))
+             for t in spellings]
+    lines.append('{"body": %s}' % json.dumps(body))
+    write(os.path.join(tmp, "times.jsonl"), lines)
+    for ttl in ("300", "0", "1e9", "600.5"):
+        check("times --ttl " + ttl, [], ["times.jsonl"], tmp, "body", "ts", ttl)
+
+
 def inputs(tmp):
     a = gen_logs.generate("mixed", 200, 11)
     b = gen_logs.generate("shuffled", 200, 12)
@@ -215,6 +235,7 @@ def main():
     try:
         generated(tmp)
         by_hand(tmp)
+        times(tmp)
         inputs(tmp)
         demo()
         setup_errors(tmp)
