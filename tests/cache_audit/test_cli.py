@@ -170,6 +170,10 @@ def times(tmp):
     lines = ['{"ts": %s, "body": %s}' % (t, json.dumps(body))
              for t in spellings]
     lines.append('{"body": %s}' % json.dumps(body))
+    # a body string holding a lone surrogate is not UTF-8 text: invalid;
+    # the same escape written twice is an escape inside the body: valid
+    lines.append(r'{"ts": 1, "body": "{\"model\":\"\ud800\"}"}')
+    lines.append(r'{"ts": 2, "body": "{\"model\":\"\\ud800\"}"}')
     write(os.path.join(tmp, "times.jsonl"), lines)
     for ttl in ("300", "0", "1e9", "600.5"):
         check("times --ttl " + ttl, [], ["times.jsonl"], tmp, "body", "ts", ttl)
