@@ -99,7 +99,7 @@ static void usage(FILE *f)
           "terminal)\n"
           "  --no-progress        no progress bar\n"
           "  --key, --member, --out   dedup's, see wirejson(1)\n"
-          "  --member, --time-member, --ttl   cache-audit's, see wirejson(1)\n"
+          "  --member, --time-member, --ttl  cache-audit's, see wirejson(1)\n"
           "  -h, --help           this text\n"
           "  --version            the library version\n\n"
           "Exit status: 0 done, 1 a record failed or a gzip stream ended "
