@@ -39,6 +39,9 @@ typedef struct cli_options {
     const char *key;
     const char *member;
     const char *out;
+    /* cache-audit */
+    const char *time_member;
+    const char *ttl;
 } cli_options;
 
 /* ---------------------------------------------------------------- output */
@@ -178,20 +181,6 @@ size_t cli_record_fields_max(cli_format f, const char *p, size_t n,
  * line of their own, -2 when the count passes 2^64 - 1. */
 int cli_chunk_header(const char *p, size_t n, uint64_t *count);
 
-/* The JSON document a record gives under --member NAME (member.c): the
- * record text[0..len) must be a JSON object with member NAME (quoted: NAME
- * as a JSON string, for messages); its value's text, or when that is a
- * JSON string, the string's bytes.  *doc points into one of the buffers
- * (tmp, out) or NULL (an empty document); NULL returned, or a message
- * (malloc'd) naming fn. */
-char *cli_member_document(const char *text, size_t len, const char *name,
-                          const char *quoted, const char *fn, cli_buf *tmp,
-                          cli_buf *out, const char **doc, size_t *doc_len);
-
-/* Appends s[0..n) as a JSON string (quotes, \" \\ and control characters
- * escaped, other bytes as they are): how messages show a member name. */
-int cli_json_quote(cli_buf *b, const char *s, size_t n);
-
 /* Appends one result (NULL: res NULL) in the format; nullable: rowbinary's
  * Nullable(String). */
 int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
@@ -248,6 +237,7 @@ typedef struct cli_block_hooks {
 int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks);
 int cli_run_function(const cli_options *o);
 int cli_run_dedup(const cli_options *o);
+int cli_run_cache_audit(const cli_options *o);
 
 /* ------------------------------------------------------------- progress */
 

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "member.h"
 
 #define MAX_ERRORS 100
 #define CHUNK_ENTRIES 65536
@@ -168,70 +169,6 @@ static int quote(cli_buf *b, const char *s, size_t n, enum quote_mode mode)
     return cli_buf_append(b, "\"", 1);
 }
 
-/* Decodes the JSON string at s[0..n) (quotes included) into out. */
-static int unquote(cli_buf *out, const char *s, size_t n)
-{
-    size_t i = 1;
-    out->len = 0;
-    while (i + 1 < n) {
-        unsigned char c = (unsigned char)s[i];
-        uint32_t cp;
-        char u[4];
-        size_t ul;
-        if (c != '\\') {
-            if (cli_buf_append(out, &c, 1))
-                return -1;
-            i++;
-            continue;
-        }
-        c = (unsigned char)s[i + 1];
-        i += 2;
-        switch (c) {
-        case 'b': c = '\b'; break;
-        case 'f': c = '\f'; break;
-        case 'n': c = '\n'; break;
-        case 'r': c = '\r'; break;
-        case 't': c = '\t'; break;
-        case 'u': break;
-        default: break; /* " \ / */
-        }
-        if (c != 'u') {
-            if (cli_buf_append(out, &c, 1))
-                return -1;
-            continue;
-        }
-        cp = (uint32_t)strtoul((char[5]){s[i], s[i + 1], s[i + 2], s[i + 3], 0},
-                               NULL, 16);
-        i += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' &&
-            s[i + 1] == 'u') {
-            uint32_t lo = (uint32_t)strtoul(
-                (char[5]){s[i + 2], s[i + 3], s[i + 4], s[i + 5], 0}, NULL, 16);
-            if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                i += 6;
-            }
-        }
-        if (cp < 0x80)
-            u[0] = (char)cp, ul = 1;
-        else if (cp < 0x800)
-            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)),
-            ul = 2;
-        else if (cp < 0x10000)
-            u[0] = (char)(0xE0 | (cp >> 12)),
-            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-            u[2] = (char)(0x80 | (cp & 0x3F)), ul = 3;
-        else
-            u[0] = (char)(0xF0 | (cp >> 18)),
-            u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-            u[3] = (char)(0x80 | (cp & 0x3F)), ul = 4;
-        if (cli_buf_append(out, u, ul))
-            return -1;
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------ the keying */
 
 typedef struct job {
@@ -297,7 +234,7 @@ static char *member_text(const job *j, const char *text, size_t len,
             wj_array_elements(found, found_len, NULL, &el, &n_el, &e2) ==
                 WJ_OK &&
             n_el == 1 && el[0].ptr[0] == '"') {
-            if (unquote(out, el[0].ptr, el[0].len))
+            if (cli_unquote(out, el[0].ptr, el[0].len))
                 msg = strdup("out of memory");
         } else
             msg = printed("%s: the %s has no member %s (or it is null)", key,
@@ -328,7 +265,7 @@ static char *key_line(const job *j, const char *line, size_t len,
         body = t2->ptr ? t2->ptr : "";
         blen = t2->len;
         if (blen && body[0] == '"') {
-            if (unquote(t3, body, blen))
+            if (cli_unquote(t3, body, blen))
                 return strdup("out of memory");
             body = t3->ptr ? t3->ptr : "";
             blen = t3->len;

@@ -5,6 +5,8 @@
  *     wirejson FUNCTION [--arg VALUE]... [OPTION]... [FILE]...
  *     wirejson dedup [--key data_digest|messages_digest] [--member NAME]
  *                    [-j N] --out DIR FILE...
+ *     wirejson cache-audit [--member NAME] [--time-member NAME --ttl SECONDS]
+ *                          [-j N] FILE...
  *
  * A table of options and a loop; the function list comes from the core's
  * table of functions.
@@ -21,7 +23,8 @@
 enum opt_id {
     OPT_ARG, OPT_FORMAT, OPT_NULL, OPT_ON_ERROR, OPT_CHUNK_HEADER,
     OPT_COLUMNS, OPT_JOBS, OPT_PROGRESS, OPT_NO_PROGRESS, OPT_KEY,
-    OPT_MEMBER, OPT_OUT, OPT_HELP, OPT_VERSION
+    OPT_MEMBER, OPT_OUT, OPT_HELP, OPT_VERSION,
+    OPT_TIME_MEMBER, OPT_TTL
 };
 
 static const struct {
@@ -44,6 +47,8 @@ static const struct {
     {0, "out", 1, OPT_OUT},
     {'h', "help", 0, OPT_HELP},
     {0, "version", 0, OPT_VERSION},
+    {0, "time-member", 1, OPT_TIME_MEMBER},
+    {0, "ttl", 1, OPT_TTL},
 };
 
 static void usage(FILE *f)
@@ -53,7 +58,10 @@ static void usage(FILE *f)
     fputs("usage: wirejson FUNCTION [--arg VALUE]... [OPTION]... [FILE]...\n"
           "       wirejson dedup [--key data_digest|messages_digest] "
           "[--member NAME]\n"
-          "                      [-j N] --out DIR FILE...\n\n"
+          "                      [-j N] --out DIR FILE...\n"
+          "       wirejson cache-audit [--member NAME] "
+          "[--time-member NAME --ttl SECONDS]\n"
+          "                            [-j N] FILE...\n\n"
           "Runs FUNCTION on each record of the FILEs (- or none: standard "
           "input;\ngzip is read whatever the name) and writes one result a "
           "record, in order.\n\nFunctions:\n",
@@ -96,6 +104,7 @@ static void usage(FILE *f)
           "                       member NAME (a string's text, or the value "
           "itself)\n"
           "  --key, --out         dedup's, see wirejson(1)\n"
+          "  --time-member, --ttl cache-audit's, see wirejson(1)\n"
           "  -h, --help           this text\n"
           "  --version            the library version\n\n"
           "Exit status: 0 done, 1 a record failed or a gzip stream ended "
@@ -125,7 +134,7 @@ static int parse_count(const char *s, size_t *out)
 static int run(int argc, char **argv, cli_options *o)
 {
     const char *fname;
-    int k, dedup, only_files = 0;
+    int k, dedup, audit, only_files = 0;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     size_t jobs = cores > 0 ? (size_t)cores : 1;
 
@@ -148,7 +157,8 @@ static int run(int argc, char **argv, cli_options *o)
         return EXIT_OK;
     }
     dedup = strcmp(fname, "dedup") == 0;
-    if (!dedup) {
+    audit = strcmp(fname, "cache-audit") == 0;
+    if (!dedup && !audit) {
         o->fn = wj_function_find(fname, strlen(fname));
         if (!o->fn || !(o->fn->flags & WJ_FN_CLI) ||
             (o->fn->flags & WJ_FN_AGGREGATE))
@@ -221,6 +231,8 @@ static int run(int argc, char **argv, cli_options *o)
         case OPT_OUT: o->out = value; break;
         case OPT_HELP: usage(stdout); return EXIT_OK;
         case OPT_VERSION: printf("wirejson %s\n", wj_version()); return EXIT_OK;
+        case OPT_TIME_MEMBER: o->time_member = value; break;
+        case OPT_TTL: o->ttl = value; break;
         }
     }
     o->jobs = (unsigned)jobs;
@@ -231,6 +243,8 @@ static int run(int argc, char **argv, cli_options *o)
         return bad_usage("%s", "--chunk-header needs --format tsv");
     if (dedup)
         return cli_run_dedup(o);
+    if (audit)
+        return cli_run_cache_audit(o);
     {
         size_t fixed = wj_function_min_args(o->fn), max = wj_function_max_args(o->fn);
         size_t from_record = o->fn->n_params == 0 ? 0

@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --member NAME: the JSON document a record holds in a member, as dedup
- * --member and the Python job read it.  The member's bytes are found with
- * the core's wj_tool_schemas (a path of one step into the record, wrapped
- * as the one tool of a request), so no JSON is scanned here; a string
- * value is then decoded to its bytes, which are the document.
- *
- * dedup.c keeps an older copy of this reading (member_text, unquote) to be
- * folded into this file.
+ * member.c - a member of a record's object (--member, --time-member), as
+ * function mode, dedup, cache-audit and the Python job read it.  The
+ * core's wj_tool_schemas follows a path inside each entry of a top-level
+ * `tools` array and answers the bytes it finds as a JSON string, so the
+ * record is wrapped as {"tools":[RECORD]} and the member's name is the
+ * path: no JSON is scanned here.  A string value is then decoded to its
+ * bytes, which are the document.
  */
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "member.h"
 
 int cli_json_quote(cli_buf *b, const char *s, size_t n)
 {
@@ -38,45 +36,23 @@ int cli_json_quote(cli_buf *b, const char *s, size_t n)
     return cli_buf_append(b, "\"", 1);
 }
 
-static size_t utf8_put(char *u, uint32_t cp)
-{
-    if (cp < 0x80)
-        return u[0] = (char)cp, 1;
-    if (cp < 0x800)
-        return u[0] = (char)(0xC0 | (cp >> 6)),
-               u[1] = (char)(0x80 | (cp & 0x3F)), 2;
-    if (cp < 0x10000)
-        return u[0] = (char)(0xE0 | (cp >> 12)),
-               u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-               u[2] = (char)(0x80 | (cp & 0x3F)), 3;
-    return u[0] = (char)(0xF0 | (cp >> 18)),
-           u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-           u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-           u[3] = (char)(0x80 | (cp & 0x3F)), 4;
-}
-
-static uint32_t hex4(const char *s)
-{
-    char h[5] = {s[0], s[1], s[2], s[3], 0};
-    return (uint32_t)strtoul(h, NULL, 16);
-}
-
-/* Decodes the valid JSON string s[0..n) (quotes included) into out. */
-static int unquote(cli_buf *out, const char *s, size_t n)
+/* Decodes the JSON string at s[0..n) (quotes included) into out. */
+int cli_unquote(cli_buf *out, const char *s, size_t n)
 {
     size_t i = 1;
     out->len = 0;
     while (i + 1 < n) {
-        const char *run = s + i;
-        char c, u[4];
+        unsigned char c = (unsigned char)s[i];
         uint32_t cp;
-        while (i + 1 < n && s[i] != '\\')
+        char u[4];
+        size_t ul;
+        if (c != '\\') {
+            if (cli_buf_append(out, &c, 1))
+                return -1;
             i++;
-        if (cli_buf_append(out, run, (size_t)(s + i - run)))
-            return -1;
-        if (i + 1 >= n)
-            break;
-        c = s[i + 1];
+            continue;
+        }
+        c = (unsigned char)s[i + 1];
         i += 2;
         switch (c) {
         case 'b': c = '\b'; break;
@@ -84,27 +60,82 @@ static int unquote(cli_buf *out, const char *s, size_t n)
         case 'n': c = '\n'; break;
         case 'r': c = '\r'; break;
         case 't': c = '\t'; break;
-        default: break; /* " \ / and u */
+        case 'u': break;
+        default: break; /* " \ / */
         }
         if (c != 'u') {
             if (cli_buf_append(out, &c, 1))
                 return -1;
             continue;
         }
-        cp = hex4(s + i);
+        cp = (uint32_t)strtoul((char[5]){s[i], s[i + 1], s[i + 2], s[i + 3], 0},
+                               NULL, 16);
         i += 4;
         if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' &&
             s[i + 1] == 'u') {
-            uint32_t lo = hex4(s + i + 2);
+            uint32_t lo = (uint32_t)strtoul(
+                (char[5]){s[i + 2], s[i + 3], s[i + 4], s[i + 5], 0}, NULL, 16);
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 i += 6;
             }
         }
-        if (cli_buf_append(out, u, utf8_put(u, cp)))
+        if (cp < 0x80)
+            u[0] = (char)cp, ul = 1;
+        else if (cp < 0x800)
+            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)),
+            ul = 2;
+        else if (cp < 0x10000)
+            u[0] = (char)(0xE0 | (cp >> 12)),
+            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+            u[2] = (char)(0x80 | (cp & 0x3F)), ul = 3;
+        else
+            u[0] = (char)(0xF0 | (cp >> 18)),
+            u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
+            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)),
+            u[3] = (char)(0x80 | (cp & 0x3F)), ul = 4;
+        if (cli_buf_append(out, u, ul))
             return -1;
     }
     return 0;
+}
+
+int cli_member_text(const char *text, size_t len, const char *name,
+                    cli_buf *wrap, cli_buf *out, wj_error *err)
+{
+    wj_name path, *el = NULL;
+    char *found = NULL;
+    size_t found_len = 0, n_el = 0;
+    wj_code rc;
+    int st = 0;
+
+    wrap->len = 0;
+    if (cli_buf_append(wrap, "{\"tools\":[", 10) ||
+        cli_buf_append(wrap, text, len) || cli_buf_append(wrap, "]}", 2)) {
+        err->code = WJ_ERR_NOMEM;
+        err->msg = "out of memory";
+        return -1;
+    }
+    path.ptr = name;
+    path.len = strlen(name);
+    rc = wj_tool_schemas(wrap->ptr, wrap->len, &path, 1, NULL, &found,
+                         &found_len, err);
+    if (rc != WJ_OK)
+        return -1;
+    /* found: ["the member's bytes"] or [null] */
+    if (found &&
+        wj_array_elements(found, found_len, NULL, &el, &n_el, err) == WJ_OK &&
+        n_el == 1 && el[0].ptr[0] == '"') {
+        st = 1;
+        if (cli_unquote(out, el[0].ptr, el[0].len)) {
+            err->code = WJ_ERR_NOMEM;
+            err->msg = "out of memory";
+            st = -1;
+        }
+    }
+    wj_free(NULL, el);
+    wj_free(NULL, found);
+    return st;
 }
 
 static char *message(const char *fn, const char *what, const char *quoted)
@@ -121,43 +152,27 @@ char *cli_member_document(const char *text, size_t len, const char *name,
                           cli_buf *out, const char **doc, size_t *doc_len)
 {
     wj_error err = WJ_ERROR_INIT;
-    wj_name path, *el = NULL;
-    char *found = NULL, *msg = NULL;
-    size_t found_len = 0, n_el = 0;
-    wj_code rc = wj_validate(text, len, NULL, &err);
+    int found;
 
-    if (rc != WJ_OK)
+    if (wj_validate(text, len, NULL, &err) != WJ_OK)
         return wj_error_message(&err, fn, NULL, NULL);
-    tmp->len = 0;
-    if (cli_buf_append(tmp, "{\"tools\":[", 10) ||
-        cli_buf_append(tmp, text, len) || cli_buf_append(tmp, "]}", 2))
-        return strdup("out of memory");
-    path.ptr = name;
-    path.len = strlen(name);
-    rc = wj_tool_schemas(tmp->ptr, tmp->len, &path, 1, NULL, &found,
-                         &found_len, &err);
-    if (rc == WJ_ERR_DEPTH)
+    found = cli_member_text(text, len, name, tmp, out, &err);
+    if (found < 0 && err.code == WJ_ERR_DEPTH)
         return message(fn, "%s: the record is nested too deep to take its "
                            "member %s", quoted);
-    if (rc != WJ_OK)
+    if (found < 0 && err.code == WJ_ERR_NOMEM)
+        return strdup("out of memory");
+    if (found < 0)
         return wj_error_message(&err, fn, NULL, NULL);
-    /* found: ["..."] (the member's bytes as a string) or [null] */
-    if (!found || wj_array_elements(found, found_len, NULL, &el, &n_el,
-                                    &err) != WJ_OK ||
-        n_el != 1 || el[0].ptr[0] != '"')
-        msg = message(fn, "%s: the record is not a JSON object with a "
-                          "member %s that is not null", quoted);
-    else if (unquote(out, el[0].ptr, el[0].len))
-        msg = strdup("out of memory");
-    else if (out->len && out->ptr[0] == '"') {
+    if (found == 0)
+        return message(fn, "%s: the record is not a JSON object with a "
+                           "member %s that is not null", quoted);
+    if (out->len && out->ptr[0] == '"') {
         /* a string: its bytes are the document */
-        if (unquote(tmp, out->ptr, out->len))
-            msg = strdup("out of memory");
-        else
-            *doc = tmp->ptr, *doc_len = tmp->len;
+        if (cli_unquote(tmp, out->ptr, out->len))
+            return strdup("out of memory");
+        *doc = tmp->ptr, *doc_len = tmp->len;
     } else
         *doc = out->ptr, *doc_len = out->len;
-    wj_free(NULL, el);
-    wj_free(NULL, found);
-    return msg;
+    return NULL;
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "member.h"
 
 #define BLOCK_BYTES (256 * 1024) /* a block is handed on past this */
 #define READ_BYTES (512 * 1024)  /* at most this much a read */

@@ -83,7 +83,8 @@ Choices where the SPEC leaves room (each marked CHOICE)
   `input` that is not an array is passed over, not an error.
 - CHOICE: with --member, a member holding a string is parsed as JSON text; a
   member holding anything else is taken as the body; a body that is not an
-  object is invalid.
+  object is invalid.  A string holding a lone surrogate (written \\udXXX
+  in the line) is not UTF-8 text, so that line is invalid too.
 
 Unicode: §4's combining-mark rule uses Unicode 15.0's combining classes.
 Python's unicodedata may be another version (3.11 has 14.0); for 14.0 the ten
@@ -421,7 +422,7 @@ def common_prefix_length(a, b):
 # ---------------------------------------------------------------- times
 
 _RFC3339 = re.compile(r"(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?"
-                      r"(?:([Zz])|([+-])(\d{2}):(\d{2}))\Z")
+                      r"(?:([Zz])|([+-])(\d{2}):(\d{2}))\Z", re.ASCII)
 
 
 def _days_from_civil(y, m, d):
@@ -484,7 +485,11 @@ def _line_body(text, member_name, time_member):
         body = member(line, member_name)
         if isinstance(body, str) and not isinstance(body, Num):
             try:
-                body = parse(body)
+                # JSON text is UTF-8 (§3): a lone surrogate has no UTF-8
+                body = parse(body.encode("utf-8"))
+            except UnicodeEncodeError:
+                raise JsonError("member %r: invalid UTF-8 (a lone surrogate)"
+                                % member_name) from None
             except JsonError as e:
                 raise JsonError("member %r: %s" % (member_name, e)) from None
     else:

@@ -241,6 +241,14 @@ class Audit(unittest.TestCase):
         got = ref.audit(recs[:3] + [("i", 7, '{"body":"{,}"}')], member="body")
         self.assertEqual((got["requests"], got["invalid"]), (4, 4))
 
+    def test_member_text_with_a_lone_surrogate_is_invalid(self):
+        # the string decodes to text holding U+D800, which UTF-8 cannot
+        # spell; escaped twice it is an escape inside the body, and valid
+        recs = [("s", 1, r'{"body":"{\"model\":\"\ud800\"}"}'),
+                ("s", 2, r'{"body":"{\"model\":\"\\ud800\"}"}')]
+        got = ref.audit(recs, member="body")
+        self.assertEqual((got["requests"], got["invalid"]), (2, 1))
+
 
 class Times(unittest.TestCase):
     def test_rfc3339(self):

@@ -50,6 +50,9 @@ RUNNERS = {
     ("docs/python.md", "sh"): "docs.sh_blocks",
     ("docs/clickhouse.md", "sql clickhouse"): "clickhouse.doc_blocks",
     ("docs/clickhouse.md", "sh"): "docs.sh_blocks",
+    ("docs/cache-audit.md", "sql"): "docs.sql_examples",
+    ("docs/cache-audit.md", "sql duckdb"): "docs.duckdb_blocks",
+    ("docs/cache-audit.md", "sh"): "docs.sh_blocks",
 }
 
 
