@@ -16,6 +16,7 @@
  * by its kind.  METH_FASTCALL throughout: no argument tuple is built.
  */
 #include "wjpy.h"
+#include "wjpy_arrow.h"
 
 wjpy_state *wjpy_state_of_module(PyObject *module)
 {
@@ -161,7 +162,7 @@ static PyObject *json_array_to_list(wjpy_state *st, PyObject *text)
  * JSON text spliced as it is (as SQL splices a BLOB), a Fragment too (each
  * checked to be one JSON value); any other object is a Python value written
  * by the walker (a str is a JSON string). */
-static int value_text(wjpy_state *st, const char *func, const char *argument,
+int wjpy_value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
@@ -185,7 +186,7 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
 
 /* texts as JSON text: a list or tuple of str and None is written as a JSON
  * array; anything else is a document. */
-static int texts_text(wjpy_state *st, const char *func, PyObject *obj,
+int wjpy_texts_text(wjpy_state *st, const char *func, PyObject *obj,
                       wjpy_text *out)
 {
     if (PyList_Check(obj) || PyTuple_Check(obj)) {
@@ -201,7 +202,7 @@ static int texts_text(wjpy_state *st, const char *func, PyObject *obj,
                 return -1;
             }
         }
-        return value_text(st, func, "texts", obj, out);
+        return wjpy_value_text(st, func, "texts", obj, out);
     }
     return wjpy_text_from(st, func, "texts", obj, out);
 }
@@ -392,10 +393,10 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
             }
             break;
         case WJ_ARG_VALUE:
-            r = value_text(st, func, "value", a[k], &texts[k]);
+            r = wjpy_value_text(st, func, "value", a[k], &texts[k]);
             break;
         case WJ_ARG_TEXTS:
-            r = texts_text(st, func, a[k], &texts[k]);
+            r = wjpy_texts_text(st, func, a[k], &texts[k]);
             break;
         case WJ_ARG_NAME:
         case WJ_ARG_NAMES:
@@ -547,7 +548,7 @@ static int module_exec(PyObject *m)
     tally = PyType_FromModuleAndSpec(m, &wjpy_tally_spec, NULL);
     bad = !tally || PyModule_AddType(m, (PyTypeObject *)tally) < 0;
     Py_XDECREF(tally);
-    if (bad)
+    if (bad || wjpy_arrow_add(m) < 0)
         return -1;
     return add_functions(m);
 }

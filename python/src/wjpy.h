@@ -109,6 +109,13 @@ void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind);
  * bytes, a Fragment or a buffer of single bytes); wjpy_is_text the
  * opposite. */
 int wjpy_is_value(wjpy_state *st, PyObject *obj);
+
+/* with_top_level's value and encode_with_schemas' texts as JSON text, as the
+ * module's functions take them (module.c); -1 with an exception set. */
+int wjpy_value_text(wjpy_state *st, const char *func, const char *argument,
+                    PyObject *obj, wjpy_text *out);
+int wjpy_texts_text(wjpy_state *st, const char *func, PyObject *obj,
+                    wjpy_text *out);
 int wjpy_is_text(wjpy_state *st, PyObject *obj);
 
 /* A new bytes object holding the bytes of obj when it is a buffer of single
