@@ -55,6 +55,12 @@ SQLITE_NAME = "wirejson.wirejson"
 
 
 class BuildExt(build_ext):
+    def finalize_options(self):
+        # Compile on every core (the sources are many small files).
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+        super().finalize_options()
+
     def get_ext_filename(self, ext_name):
         # Called with the full name, or (building into build/lib) with its
         # last part only.
