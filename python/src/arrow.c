@@ -121,11 +121,8 @@ static int take_argument(wjpy_state *st, const wj_function *fn, size_t k,
         r = wjpy_texts_text(st, func, obj, &h->text);
         break;
     }
-    if (r != 0) {
-        if (r > 0)
-            PyErr_Format(PyExc_TypeError, "%s: %s", func, name);
+    if (r < 0)
         return -1;
-    }
     if (kind != WJ_ARG_NAME && kind != WJ_ARG_NAMES) {
         h->scalar.ptr = h->text.ptr ? h->text.ptr : "";
         h->scalar.len = h->text.len;
