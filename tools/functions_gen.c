@@ -333,6 +333,40 @@ static void pyi(buf *b)
     }
 }
 
+/* wirejson.arrow's stub: the functions python/src/arrow.c makes (a first
+ * parameter that is text, a result Arrow has a type for here). */
+static void pyi_arrow(buf *b)
+{
+    size_t k, i;
+    for (k = 0; k < n_table; k++) {
+        const wj_function *fn = &table[k];
+        const char *type;
+        if (!(fn->flags & WJ_FN_PYTHON) || (fn->flags & WJ_FN_AGGREGATE) ||
+            fn->result == WJ_RESULT_TEXTS || fn->n_params == 0 ||
+            (fn->params[0].kind != WJ_ARG_DOCUMENT &&
+             fn->params[0].kind != WJ_ARG_TEXT))
+            continue;
+        put(b, "def %s(column: Column", fn->name);
+        for (i = 1; i < fn->n_params; i++) {
+            const wj_param *p = &fn->params[i];
+            if (p->kind == WJ_ARG_NAMES)
+                put(b, ", *%s: Name", jq_arg_name_of(p));
+            else if (p->kind == WJ_ARG_NAME)
+                put(b, ", name: Name");
+            else
+                put(b, ", %s: Union[Column, Any]",
+                    p->kind == WJ_ARG_VALUE ? "value" : "texts");
+        }
+        switch (fn->result) {
+        case WJ_RESULT_INTEGER: type = "int64"; break;
+        case WJ_RESULT_DIGESTS: type = "list<utf8>"; break;
+        default: type = "utf8"; break;
+        }
+        put(b, ", on_error: OnError = ..., threads: int = ...) -> Result: "
+               "...  # %s: %s\n", type, fn->summary);
+    }
+}
+
 /* PostgreSQL: parameter names and types of the install script. */
 static const char *pg_name(const wj_param *p)
 {
@@ -530,6 +564,8 @@ static const target targets[] = {
     {"jq-module/wirejq.1.in", ".\\\" " BEGIN_NOTE, ".\\\" END generated", man_jq},
     {"jq-module/wirejson.jq", "# " BEGIN_NOTE, "# END generated", jq_module},
     {"python/wirejson/__init__.pyi", "# " BEGIN_NOTE, "# END generated", pyi},
+    {"python/wirejson/arrow.pyi", "# " BEGIN_NOTE, "# END generated",
+     pyi_arrow},
     {"postgres/sql/wirejson--0.2.0.sql", "-- " BEGIN_NOTE, "-- END generated",
      postgres_sql},
 };

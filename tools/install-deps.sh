@@ -8,9 +8,9 @@
 #         SQLite and jq headers (the SQLite extension and wirejq), zlib's
 #         (the command line reads gzip) and the sqlite3 shell
 #   test  (the default) the demo set and what tools/test.sh adds: Python
-#         (with python3-dev, -setuptools and -venv for the Python module,
-#         python3-distributed and python3-dask for its dedup job,
-#         python3-numpy for its numpy tests), ClickHouse's server and client
+#         (with python3-dev, -setuptools and -venv for the Python module;
+#         its tests run in a venv of PyPI's packages, tools/python-venv.sh,
+#         made here), ClickHouse's server and client
 #         (the command line's round trip through a real server),
 #         the stock jq, Node and npm, valgrind, strace (dedup killed at
 #         each rename of its install), clang with its sanitizer and
@@ -34,8 +34,7 @@ demo_packages=(build-essential cmake libssl-dev libsqlite3-dev sqlite3
 test_packages=(pkg-config jq python3 unicode-data locales clang
                libclang-rt-14-dev valgrind strace groff-base man-db
                postgresql-15 postgresql-server-dev-15 python3-psycopg2
-               python3-dev python3-setuptools python3-venv python3-distributed
-               python3-dask python3-numpy libsimdjson-dev clickhouse-server
+               python3-dev python3-setuptools python3-venv libsimdjson-dev clickhouse-server
                clickhouse-client)
 
 case $set_name in
@@ -72,4 +71,9 @@ if [ "$set_name" = test ] &&
   grep -q '^de_DE.UTF-8 UTF-8' /etc/locale.gen ||
     echo 'de_DE.UTF-8 UTF-8' | as_root tee -a /etc/locale.gen >/dev/null
   as_root locale-gen >/dev/null
+fi
+# The Python tests' venv (numpy, pandas, pyarrow, Polars, DuckDB, Dask... from
+# PyPI at pinned versions); it says which interpreter it uses.
+if [ "$set_name" = test ]; then
+  bash "$(dirname "$0")/python-venv.sh" >/dev/null
 fi

@@ -19,12 +19,14 @@ static const char error_doc[] =
     ".offset: the 0-based byte offset of the fault in the JSON text, for\n"
     "         input errors (None otherwise)\n"
     ".code:   a short stable name: 'syntax', 'utf8', 'duplicate', 'depth',\n"
-    "         'range', 'type', 'argument' or 'toobig'";
+    "         'range', 'type', 'argument' or 'toobig'\n"
+    ".row:    wirejson.arrow: the 0-based row at fault (None otherwise)";
 
 PyObject *wjpy_error_type_new(void)
 {
     PyObject *dict =
-        Py_BuildValue("{sOsO}", "offset", Py_None, "code", Py_None);
+        Py_BuildValue("{sOsOsO}", "offset", Py_None, "code", Py_None,
+                      "row", Py_None);
     PyObject *type;
 
     if (!dict)

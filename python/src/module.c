@@ -16,6 +16,7 @@
  * by its kind.  METH_FASTCALL throughout: no argument tuple is built.
  */
 #include "wjpy.h"
+#include "wjpy_arrow.h"
 
 wjpy_state *wjpy_state_of_module(PyObject *module)
 {
@@ -161,7 +162,7 @@ static PyObject *json_array_to_list(wjpy_state *st, PyObject *text)
  * JSON text spliced as it is (as SQL splices a BLOB), a Fragment too (each
  * checked to be one JSON value); any other object is a Python value written
  * by the walker (a str is a JSON string). */
-static int value_text(wjpy_state *st, const char *func, const char *argument,
+int wjpy_value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
@@ -185,8 +186,8 @@ static int value_text(wjpy_state *st, const char *func, const char *argument,
 
 /* texts as JSON text: a list or tuple of str and None is written as a JSON
  * array; anything else is a document. */
-static int texts_text(wjpy_state *st, const char *func, const char *argument,
-                      int none_too, PyObject *obj, wjpy_text *out)
+int wjpy_texts_text(wjpy_state *st, const char *func, const char *argument,
+                    int none_too, PyObject *obj, wjpy_text *out)
 {
     if (PyList_Check(obj) || PyTuple_Check(obj)) {
         Py_ssize_t k, size = PySequence_Fast_GET_SIZE(obj);
@@ -201,7 +202,7 @@ static int texts_text(wjpy_state *st, const char *func, const char *argument,
                 return -1;
             }
         }
-        return value_text(st, func, argument, obj, out);
+        return wjpy_value_text(st, func, argument, obj, out);
     }
     return wjpy_text_from(st, func, argument, obj, out);
 }
@@ -392,13 +393,13 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
             }
             break;
         case WJ_ARG_VALUE:
-            r = value_text(st, func, "value", a[k], &texts[k]);
+            r = wjpy_value_text(st, func, "value", a[k], &texts[k]);
             break;
         case WJ_ARG_TEXTS:
-            r = texts_text(st, func, "texts", 1, a[k], &texts[k]);
+            r = wjpy_texts_text(st, func, "texts", 1, a[k], &texts[k]);
             break;
         case WJ_ARG_DIGESTS: /* a list of str, or its JSON text */
-            r = texts_text(st, func, fn->params[k].name, 0, a[k], &texts[k]);
+            r = wjpy_texts_text(st, func, fn->params[k].name, 0, a[k], &texts[k]);
             break;
         case WJ_ARG_NAME:
         case WJ_ARG_NAMES:
@@ -592,7 +593,7 @@ static int module_exec(PyObject *m)
     tally = PyType_FromModuleAndSpec(m, &wjpy_tally_spec, NULL);
     bad = !tally || PyModule_AddType(m, (PyTypeObject *)tally) < 0;
     Py_XDECREF(tally);
-    if (bad)
+    if (bad || wjpy_arrow_add(m) < 0)
         return -1;
     return add_functions(m);
 }

@@ -22,6 +22,51 @@
 
 #include <stdint.h>
 
+/* What CPython 3.9 and 3.10 lack of the API the module uses. */
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *wjpy_new_ref(PyObject *o)
+{
+    Py_INCREF(o);
+    return o;
+}
+#define Py_NewRef(o) wjpy_new_ref((PyObject *)(o))
+static inline int wjpy_add_object_ref(PyObject *m, const char *name,
+                                      PyObject *v)
+{
+    if (!v)
+        return -1;
+    Py_INCREF(v);
+    if (PyModule_AddObject(m, name, v) < 0) {
+        Py_DECREF(v);
+        return -1;
+    }
+    return 0;
+}
+#define PyModule_AddObjectRef wjpy_add_object_ref
+#define Py_TPFLAGS_IMMUTABLETYPE 0 /* a type attribute can be set there */
+#endif
+#if PY_VERSION_HEX < 0x030B0000
+/* The module of the first heap type of type's MRO made from def's module. */
+static inline PyObject *wjpy_module_by_def(PyTypeObject *type, PyModuleDef *def)
+{
+    PyObject *mro = type->tp_mro;
+    Py_ssize_t k;
+    for (k = 0; mro && k < PyTuple_GET_SIZE(mro); k++) {
+        PyTypeObject *t = (PyTypeObject *)PyTuple_GET_ITEM(mro, k);
+        PyObject *m;
+        if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE))
+            continue;
+        m = ((PyHeapTypeObject *)t)->ht_module;
+        if (m && PyModule_GetDef(m) == def)
+            return m;
+    }
+    PyErr_Format(PyExc_TypeError, "PyType_GetModuleByDef: no superclass of "
+                 "'%s' has the given module", type->tp_name);
+    return NULL;
+}
+#define PyType_GetModuleByDef wjpy_module_by_def
+#endif
+
 #include "wirejson.h"
 
 /* The writers the module uses: plain (JSON text of a value), canonical
@@ -109,6 +154,15 @@ void wjpy_writer_give(wjpy_state *st, wj_writer *w, wjpy_writer_kind kind);
  * bytes, a Fragment or a buffer of single bytes); wjpy_is_text the
  * opposite. */
 int wjpy_is_value(wjpy_state *st, PyObject *obj);
+
+/* with_top_level's value and encode_with_schemas' texts as JSON text, as the
+ * module's functions take them (module.c); -1 with an exception set. */
+int wjpy_value_text(wjpy_state *st, const char *func, const char *argument,
+                    PyObject *obj, wjpy_text *out);
+/* A list of str (and None when none_too) or JSON text, as the argument
+ * named argument takes it. */
+int wjpy_texts_text(wjpy_state *st, const char *func, const char *argument,
+                    int none_too, PyObject *obj, wjpy_text *out);
 int wjpy_is_text(wjpy_state *st, PyObject *obj);
 
 /* A new bytes object holding the bytes of obj when it is a buffer of single

@@ -15,8 +15,9 @@ or array of single bytes (format B, b or c), taken whole; otherwise a Python
 value (dict with str keys, list, tuple, str, int, float, bool, None, numpy's
 bool_, integer and floating scalars, Fragment).  Errors are wirejson.Error (a ValueError) with the
 SQL message, .offset and .code.  wirejson.sqlite loads the SQLite extension
-shipped in this package; ``python3 -m wirejson.dedup`` is the distributed
-dedup job.
+shipped in this package; wirejson.arrow has the functions over Arrow
+columns (pyarrow, pandas, Polars, DuckDB); ``python3 -m wirejson.dedup`` is
+the distributed dedup job.
 """
 
 from ._wirejson import (
@@ -43,7 +44,7 @@ from ._wirejson import (
 
 # wirejson.sqlite is there after "import wirejson"; it imports only os (the
 # caller's sqlite3 connection comes in as an argument).
-from . import sqlite  # noqa: E402,F401
+from . import arrow, sqlite  # noqa: E402,F401
 
 __version__ = version()
 

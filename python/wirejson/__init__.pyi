@@ -2,7 +2,7 @@
 # Type stubs for wirejson (the functions live in wirejson._wirejson).
 from typing import Iterable, Optional, Sequence, Union
 
-from . import sqlite as sqlite
+from . import arrow as arrow, sqlite as sqlite
 
 # A Python value the module writes as JSON.
 Value = Union[
@@ -24,6 +24,7 @@ class Error(ValueError):
     'argument' or 'toobig'."""
     offset: Optional[int]
     code: Optional[str]
+    row: Optional[int]  # wirejson.arrow: the 0-based row at fault
 
 class Fragment:
     """JSON text placed inside a Python value as it is: exactly one JSON

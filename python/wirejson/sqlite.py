@@ -32,6 +32,11 @@ def loadable_path():
 def load(conn):
     """Loads the extension into the sqlite3 connection conn: extension
     loading is enabled for the call only, and disabled again after it."""
+    if not hasattr(conn, "enable_load_extension"):
+        raise RuntimeError(
+            "wirejson.sqlite.load: this Python's sqlite3 module cannot load "
+            "extensions (built without it); load loadable_path() with an "
+            "SQLite that can, e.g. Debian's /usr/bin/python3")
     conn.enable_load_extension(True)
     try:
         conn.load_extension(loadable_path())

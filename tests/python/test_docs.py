@@ -70,7 +70,30 @@ def pandas_stand_in():
     return mod
 
 
+def build_folder():
+    """The build folder the wirejson imported here comes from (its
+    python/wirejson/), or None when it is installed."""
+    import wirejson
+    package = os.path.dirname(os.path.abspath(wirejson.__file__))
+    build = os.path.dirname(os.path.dirname(package))
+    return build if os.path.basename(os.path.dirname(package)) == "python" else None
+
+
 def run_python(text):
+    """The blocks run in a temporary folder where build/ is the build
+    folder (the DuckDB example loads build/wirejson.duckdb_extension)."""
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory(prefix="wirejson-docs-py-") as tmp:
+        if build_folder():
+            os.symlink(build_folder(), os.path.join(tmp, "build"))
+        os.chdir(tmp)
+        try:
+            run_python_blocks(text)
+        finally:
+            os.chdir(here)
+
+
+def run_python_blocks(text):
     try:
         import pandas  # noqa: F401
         print("pandas: installed, the example runs on it")

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: MIT
-"""Builds the wirejson Python package for pip, offline:
+"""Builds the wirejson Python package (pyproject.toml's setuptools backend):
 
-    python3 -m venv --system-site-packages v
-    v/bin/pip install --no-build-isolation ./python
+    pip install .                      from a clone
+    python -m build --sdist; pip install dist/wirejson-*.tar.gz
+    pip wheel .                        a wheel that installs with no compiler
 
 The C extension wirejson._wirejson compiles python/src/*.c with the core's
-sources taken from ../core where they are (no copy), and the SQLite extension
-(../sqlite-ext with the core) is built into the package as wirejson/wirejson.so
-for wirejson.sqlite.  Only libcrypto (libssl-dev) and, for the SQLite
-extension, sqlite3ext.h (libsqlite3-dev) are needed; nothing is fetched.
+sources (core/) where they are, and the SQLite extension (sqlite-ext/ with
+the core) is built into the package as wirejson/wirejson.so for
+wirejson.sqlite.  Only libcrypto (libssl-dev) and, for the SQLite extension,
+sqlite3ext.h (libsqlite3-dev) are needed.  setuptools over the C sources
+rather than scikit-build-core over CMake: the core is plain C11 files with
+no generated sources, so the build needs no CMake and nothing but
+setuptools from the index.
 """
 
 import glob
@@ -18,20 +22,21 @@ import re
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(ROOT, "python")
 CORE = os.path.join(ROOT, "core")
 SQLITE_EXT = os.path.join(ROOT, "sqlite-ext")
 
 if not os.path.exists(os.path.join(CORE, "wirejson.h")):
     raise SystemExit(
         "setup.py: the core sources are not at %s: install from a checkout of "
-        "the repository (pip install ./python), which pip builds in place" % CORE)
+        "the repository or its sdist" % CORE)
 
 
 def sources(folder):
-    # Absolute paths: the objects then land under build/temp.*/ by path.
-    return sorted(glob.glob(os.path.join(folder, "*.c")))
+    # Relative to the top (where pip runs setup.py), as an sdist wants them.
+    return sorted(os.path.relpath(p, ROOT)
+                  for p in glob.glob(os.path.join(folder, "*.c")))
 
 
 def version():
@@ -50,6 +55,12 @@ SQLITE_NAME = "wirejson.wirejson"
 
 
 class BuildExt(build_ext):
+    def finalize_options(self):
+        # Compile on every core (the sources are many small files).
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
+        super().finalize_options()
+
     def get_ext_filename(self, ext_name):
         # Called with the full name, or (building into build/lib) with its
         # last part only.
@@ -85,15 +96,10 @@ if os.path.exists("/usr/include/sqlite3ext.h") or os.environ.get(
     ))
 
 setup(
-    name="wirejson",
     version=version(),
-    description="Deterministic JSON renderings and stable digests for logged "
-                "LLM API requests",
-    license="MIT",
-    python_requires=">=3.9",
     packages=["wirejson"],
-    package_dir={"wirejson": os.path.relpath(os.path.join(HERE, "wirejson"))},
-    package_data={"wirejson": ["py.typed", "__init__.pyi"]},
+    package_dir={"wirejson": "python/wirejson"},
+    package_data={"wirejson": ["py.typed", "*.pyi"]},
     ext_modules=extensions,
     cmdclass={"build_ext": BuildExt},
     zip_safe=False,

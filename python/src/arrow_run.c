@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arrow_run.c - a function of the table over the rows of Arrow columns,
+ * into Arrow buffers, the rows split over threads in contiguous ranges
+ * whose parts are joined in row order (so any number of threads gives the
+ * same bytes).  Runs without the GIL and touches no Python object.
+ *
+ * The rows of a range are called one by one (run_range, wj_function_call):
+ * that loop is the one place to change for the core's batch entry point.
+ */
+#include "wjpy_arrow.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int wjpy_arrow_kind_of(const wj_function *fn)
+{
+    if (fn->flags & WJ_FN_AGGREGATE)
+        return -1;
+    switch (fn->result) {
+    case WJ_RESULT_JSON:
+    case WJ_RESULT_BODY:
+    case WJ_RESULT_TEXT:
+    case WJ_RESULT_DIGEST:
+        return WJPY_ARROW_UTF8;
+    case WJ_RESULT_INTEGER:
+        return WJPY_ARROW_INT64;
+    case WJ_RESULT_DIGESTS:
+        return WJPY_ARROW_LIST;
+    case WJ_RESULT_TEXTS:
+        /* list<utf8> of decoded JSON strings: needs the core to decode
+         * them (no JSON logic outside core/) */
+        return -1;
+    }
+    return -1;
+}
+
+/* A growing array of bytes. */
+typedef struct bytes {
+    char *p;
+    size_t len, cap;
+} bytes;
+
+static int put(bytes *b, const void *src, size_t len)
+{
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        char *p;
+        while (cap < b->len + len)
+            cap *= 2;
+        if (!(p = realloc(b->p, cap)))
+            return -1;
+        b->p = p;
+        b->cap = cap;
+    }
+    if (len)
+        memcpy(b->p + b->len, src, len);
+    b->len += len;
+    return 0;
+}
+
+/* The results of rows [begin, end), and its first failure. */
+typedef struct part {
+    const wj_function *fn;
+    const wjpy_arrow_arg *args;
+    size_t n_args, begin, end;
+    int null_on_error;
+    wjpy_arrow_kind kind;
+    uint8_t *valid;  /* a byte a row */
+    int64_t *sizes;  /* UTF8: string length a row; LIST: elements a row;
+                        INT64: the value */
+    bytes data;      /* the string bytes */
+    bytes child;     /* LIST: int32 length of each element */
+    int nomem;
+    wjpy_arrow_failure fail;
+} part;
+
+static int add_result(part *p, size_t i, const wj_result *res)
+{
+    const char *text = res->text;
+    wj_name *els = NULL;
+    size_t n = 0, k;
+    wj_error err = WJ_ERROR_INIT;
+
+    switch (p->kind) {
+    case WJPY_ARROW_INT64:
+        p->sizes[i] = res->integer;
+        return 0;
+    case WJPY_ARROW_UTF8:
+        p->sizes[i] = (int64_t)res->len;
+        return put(&p->data, text, res->len);
+    case WJPY_ARROW_LIST:
+        /* a JSON array of digests: each element a quoted hex string */
+        if (wj_array_elements(text, res->len, NULL, &els, &n, &err) != WJ_OK)
+            return -1;
+        for (k = 0; k < n; k++) {
+            int32_t len = (int32_t)els[k].len - 2;
+            if (put(&p->data, els[k].ptr + 1, (size_t)len) < 0 ||
+                put(&p->child, &len, sizeof len) < 0)
+                break;
+        }
+        wj_free(NULL, els);
+        p->sizes[i] = (int64_t)n;
+        return k == n ? 0 : -1;
+    }
+    return -1;
+}
+
+/* The seam: the rows of the part, one call a row. */
+static void run_range(part *p)
+{
+    wj_arg stack[16], *row = stack;
+    size_t r, k;
+
+    if (p->n_args > sizeof stack / sizeof *stack &&
+        !(row = malloc(p->n_args * sizeof *row))) {
+        p->nomem = 1;
+        return;
+    }
+    for (r = p->begin; r < p->end; r++) {
+        size_t i = r - p->begin;
+        wj_result res;
+        wj_error err = WJ_ERROR_INIT;
+        wj_code rc;
+        for (k = 0; k < p->n_args; k++)
+            row[k] = p->args[k].src[r * p->args[k].step];
+        rc = wj_function_call(p->fn, row, p->n_args, NULL, &res, &err);
+        if (rc == WJ_ERR_NOMEM) {
+            p->nomem = 1;
+            break;
+        }
+        if (rc != WJ_OK) {
+            if (!p->null_on_error) {
+                p->fail.row = r;
+                p->fail.rc = rc;
+                p->fail.err = err;
+                break;
+            }
+            p->valid[i] = 0;
+            continue;
+        }
+        p->valid[i] = !res.is_null;
+        if (!res.is_null && add_result(p, i, &res) < 0)
+            p->nomem = 1;
+        wj_result_free(NULL, &res);
+        if (p->nomem)
+            break;
+    }
+    if (row != stack)
+        free(row);
+}
+
+static void *run_thread(void *arg)
+{
+    run_range(arg);
+    return NULL;
+}
+
+/* Joins the parts (in row order) into one result. */
+static wjpy_arrow_out *join(part *parts, int n_parts, size_t n,
+                            wjpy_arrow_kind kind)
+{
+    wjpy_arrow_out *out = calloc(1, sizeof *out);
+    size_t total = 0, children = 0, row = 0, at = 0, child_at = 0;
+    int t;
+
+    if (!out)
+        return NULL;
+    atomic_init(&out->refs, 1);
+    out->kind = kind;
+    out->n = (int64_t)n;
+    for (t = 0; t < n_parts; t++) {
+        total += parts[t].data.len;
+        children += parts[t].child.len / sizeof(int32_t);
+    }
+    out->len = total;
+    out->wide = kind == WJPY_ARROW_UTF8 && total > INT32_MAX;
+    out->validity = calloc((n + 7) / 8 + 1, 1);
+    out->data = malloc(total + 1);
+    if (kind == WJPY_ARROW_INT64)
+        out->ints = malloc((n + 1) * sizeof(int64_t));
+    else
+        out->offsets = malloc((n + 1) * (out->wide ? 8 : 4));
+    if (kind == WJPY_ARROW_LIST) {
+        out->n_child = (int64_t)children;
+        out->child_offsets = malloc((children + 1) * sizeof(int32_t));
+    }
+    if (!out->validity || !out->data ||
+        (kind == WJPY_ARROW_INT64 ? !out->ints : !out->offsets) ||
+        (kind == WJPY_ARROW_LIST && !out->child_offsets) ||
+        (kind == WJPY_ARROW_LIST && total > INT32_MAX) ||
+        children > INT32_MAX) {
+        wjpy_arrow_out_unref(out);
+        return NULL;
+    }
+    if (kind == WJPY_ARROW_LIST)
+        out->child_offsets[0] = 0;
+    if (out->offsets) {
+        if (out->wide)
+            ((int64_t *)out->offsets)[0] = 0;
+        else
+            ((int32_t *)out->offsets)[0] = 0;
+    }
+    for (t = 0; t < n_parts; t++) {
+        const part *p = &parts[t];
+        const int32_t *lens = (const int32_t *)p->child.p;
+        size_t i, k, n_lens = p->child.len / sizeof(int32_t);
+        if (p->data.len)
+            memcpy(out->data + at, p->data.p, p->data.len);
+        for (k = 0; k < n_lens; k++) {
+            out->child_offsets[child_at + k + 1] =
+                out->child_offsets[child_at + k] + lens[k];
+        }
+        for (i = 0; i < p->end - p->begin; i++, row++) {
+            int64_t size = p->valid[i] ? p->sizes[i] : 0;
+            if (p->valid[i])
+                out->validity[row >> 3] |= (uint8_t)(1u << (row & 7));
+            else
+                out->null_count++;
+            if (kind == WJPY_ARROW_INT64) {
+                out->ints[row] = size;
+                continue;
+            }
+            if (out->wide)
+                ((int64_t *)out->offsets)[row + 1] =
+                    ((int64_t *)out->offsets)[row] + size;
+            else
+                ((int32_t *)out->offsets)[row + 1] =
+                    ((int32_t *)out->offsets)[row] + (int32_t)size;
+        }
+        at += p->data.len;
+        child_at += n_lens;
+    }
+    if (out->null_count == 0) {
+        free(out->validity);
+        out->validity = NULL;
+    }
+    return out;
+}
+
+void wjpy_arrow_out_unref(wjpy_arrow_out *out)
+{
+    if (!out || atomic_fetch_sub(&out->refs, 1) != 1)
+        return;
+    free(out->validity);
+    free(out->ints);
+    free(out->offsets);
+    free(out->child_offsets);
+    free(out->data);
+    free(out);
+}
+
+wjpy_arrow_out *wjpy_arrow_run(const wj_function *fn,
+                               const wjpy_arrow_arg *args, size_t n_args,
+                               size_t n, int null_on_error, int n_threads,
+                               wjpy_arrow_failure *fail)
+{
+    part *parts;
+    pthread_t *ids;
+    wjpy_arrow_out *out = NULL;
+    int t, started = 0, nomem = 0;
+
+    fail->row = SIZE_MAX;
+    if (n_threads < 1)
+        n_threads = 1;
+    if ((size_t)n_threads > n)
+        n_threads = n ? (int)n : 1;
+    parts = calloc((size_t)n_threads, sizeof *parts);
+    ids = calloc((size_t)n_threads, sizeof *ids);
+    if (!parts || !ids)
+        goto done;
+    for (t = 0; t < n_threads; t++) {
+        part *p = &parts[t];
+        p->fn = fn;
+        p->args = args;
+        p->n_args = n_args;
+        p->begin = n * (size_t)t / (size_t)n_threads;
+        p->end = n * (size_t)(t + 1) / (size_t)n_threads;
+        p->null_on_error = null_on_error;
+        p->kind = (wjpy_arrow_kind)wjpy_arrow_kind_of(fn);
+        p->fail.row = SIZE_MAX;
+        p->valid = malloc(p->end - p->begin + 1);
+        p->sizes = malloc((p->end - p->begin + 1) * sizeof *p->sizes);
+        if (!p->valid || !p->sizes)
+            nomem = 1;
+    }
+    if (nomem)
+        goto done;
+    /* threads 1.. on their ranges, this thread on the first */
+    for (t = 1; t < n_threads; t++, started++)
+        if (pthread_create(&ids[t], NULL, run_thread, &parts[t]) != 0)
+            break;
+    for (t = started + 1; t < n_threads; t++)
+        run_range(&parts[t]);
+    run_range(&parts[0]);
+    for (t = 1; t <= started; t++)
+        pthread_join(ids[t], NULL);
+    for (t = 0; t < n_threads; t++) {
+        if (parts[t].fail.row != SIZE_MAX) {
+            *fail = parts[t].fail; /* the first range's first failure */
+            goto done;
+        }
+        nomem |= parts[t].nomem;
+    }
+    if (!nomem)
+        out = join(parts, n_threads, n, parts[0].kind);
+done:
+    for (t = 0; parts && t < n_threads; t++) {
+        free(parts[t].valid);
+        free(parts[t].sizes);
+        free(parts[t].data.p);
+        free(parts[t].child.p);
+    }
+    free(parts);
+    free(ids);
+    return out;
+}
