@@ -344,7 +344,8 @@ static void pyi_arrow(buf *b)
         if (!(fn->flags & WJ_FN_PYTHON) || (fn->flags & WJ_FN_AGGREGATE) ||
             fn->result == WJ_RESULT_TEXTS || fn->n_params == 0 ||
             (fn->params[0].kind != WJ_ARG_DOCUMENT &&
-             fn->params[0].kind != WJ_ARG_TEXT))
+             fn->params[0].kind != WJ_ARG_TEXT &&
+             fn->params[0].kind != WJ_ARG_DIGESTS))
             continue;
         put(b, "def %s(column: Column", fn->name);
         for (i = 1; i < fn->n_params; i++) {
@@ -353,6 +354,10 @@ static void pyi_arrow(buf *b)
                 put(b, ", *%s: Name", jq_arg_name_of(p));
             else if (p->kind == WJ_ARG_NAME)
                 put(b, ", name: Name");
+            else if (p->kind == WJ_ARG_WORD)
+                put(b, ", %s: str = ...", p->name);
+            else if (p->kind == WJ_ARG_DIGESTS)
+                put(b, ", %s: Union[Column, Sequence[str], str]", p->name);
             else
                 put(b, ", %s: Union[Column, Any]",
                     p->kind == WJ_ARG_VALUE ? "value" : "texts");

@@ -85,7 +85,10 @@ static int take_argument(wjpy_state *st, const wj_function *fn, size_t k,
                                         : fn->params[fn->n_params - 1].name;
     int r = 0;
 
-    if (kind != WJ_ARG_NAME && kind != WJ_ARG_NAMES && wjpy_is_arrow(obj)) {
+    int scalar_word = kind == WJ_ARG_NAME || kind == WJ_ARG_NAMES ||
+                      kind == WJ_ARG_WORD;
+
+    if (!scalar_word && wjpy_is_arrow(obj)) {
         if (wjpy_column_read(func, name, obj, &h->column) < 0)
             return -1;
         if (h->column.n != n_rows) {
@@ -99,7 +102,8 @@ static int take_argument(wjpy_state *st, const wj_function *fn, size_t k,
     }
     switch (kind) {
     case WJ_ARG_NAME:
-    case WJ_ARG_NAMES: {
+    case WJ_ARG_NAMES:
+    case WJ_ARG_WORD: {
         wj_name nm;
         if (obj == Py_None) { /* a NULL name */
             h->scalar.ptr = NULL;
@@ -120,10 +124,13 @@ static int take_argument(wjpy_state *st, const wj_function *fn, size_t k,
     case WJ_ARG_TEXTS:
         r = wjpy_texts_text(st, func, "texts", 1, obj, &h->text);
         break;
+    case WJ_ARG_DIGESTS: /* a list of str, or its JSON text, for every row */
+        r = wjpy_texts_text(st, func, name, 0, obj, &h->text);
+        break;
     }
     if (r < 0)
         return -1;
-    if (kind != WJ_ARG_NAME && kind != WJ_ARG_NAMES) {
+    if (!scalar_word) {
         h->scalar.ptr = h->text.ptr ? h->text.ptr : "";
         h->scalar.len = h->text.len;
     }
@@ -255,7 +262,8 @@ int wjpy_arrow_add(PyObject *m)
         PyObject *self, *f;
         if (!(fn->flags & WJ_FN_PYTHON) || kind < 0 || fn->n_params == 0 ||
             (fn->params[0].kind != WJ_ARG_DOCUMENT &&
-             fn->params[0].kind != WJ_ARG_TEXT))
+             fn->params[0].kind != WJ_ARG_TEXT &&
+             fn->params[0].kind != WJ_ARG_DIGESTS))
             continue;
         if (n_defs == MAX_ARROW_FUNCTIONS) {
             PyErr_SetString(PyExc_SystemError, "wirejson.arrow: too many "

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # Type stubs for wirejson.arrow (the functions live in wirejson._wirejson).
-from typing import Any, Literal, Protocol, Union
+from typing import Any, Literal, Protocol, Sequence, Union
 
 class _ArrowArray(Protocol):
     def __arrow_c_array__(self, requested_schema: Any = ...) -> tuple[Any, Any]: ...
@@ -33,4 +33,6 @@ def encode_with_schemas(column: Column, texts: Union[Column, Any], on_error: OnE
 def wirejson_error(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: NULL for valid input, else the error message
 def wirejson_error_position(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # int64: NULL for valid input, else the 0-based byte offset of the error
 def prefix_digests(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # list<utf8>: the messages_digest of every prefix of a conversation
+def prompt_prefix_digests(column: Column, mode: str = ..., on_error: OnError = ..., threads: int = ...) -> Result: ...  # list<utf8>: the prompt-cache prefix digests of a request body: one per element, in mode sent, canonical or tools_set
+def common_prefix_length(column: Column, b: Union[Column, Sequence[str], str], on_error: OnError = ..., threads: int = ...) -> Result: ...  # int64: the number of leading entries two arrays of prefix digests share
 # END generated

@@ -53,7 +53,7 @@ def dedup(args, cwd):
 
 def py_dedup(args, cwd):
     env = dict(os.environ, PYTHONPATH=os.path.abspath(PYDIR))
-    p = subprocess.run(["/usr/bin/python3", "-m", "wirejson.dedup",
+    p = subprocess.run([sys.executable, "-m", "wirejson.dedup",
                         "--workers", "1"] + args, cwd=cwd, env=env,
                        capture_output=True, timeout=600)
     return p.returncode, p.stdout, p.stderr

@@ -78,6 +78,7 @@ CALLS = {
     "with_top_level": (("model", "x"), ("model", "x"), ROWS),
     "wirejson_error": ((), (), ROWS),
     "wirejson_error_position": ((), (), ROWS),
+    "prompt_prefix_digests": (("canonical",), ("canonical",), ROWS),
 }
 
 
@@ -90,6 +91,12 @@ class Sql:
         """(result, None) or (None, SQLite's message)."""
         if fn == "prefix_digests":
             return self.prefix_digests(doc)
+        if fn == "prompt_prefix_digests":  # SQL gives the list as JSON text
+            value, msg = self._call(fn, doc, extra)
+            return (json.loads(value) if value is not None else None), msg
+        return self._call(fn, doc, extra)
+
+    def _call(self, fn, doc, extra):
         marks = ",".join("?" * (1 + len(extra)))
         try:
             value = self.conn.execute("SELECT %s(%s)" % (fn, marks),
@@ -126,7 +133,8 @@ def as_list(result):
 class Functions(unittest.TestCase):
     def test_every_function_is_checked(self):
         table = set(wa.__all__) - {"Result"}
-        self.assertEqual(table - set(CALLS), {"encode_with_schemas"})
+        self.assertEqual(table - set(CALLS),
+                         {"encode_with_schemas", "common_prefix_length"})
 
     def check(self, fn, column, rows, extra, sql_extra):
         want = expected(fn, rows, sql_extra)
@@ -158,6 +166,21 @@ class Functions(unittest.TestCase):
                                              on_error="null"))
         self.assertEqual(got, want)
         self.assertTrue(any(want))
+
+    def test_common_prefix_length_of_prefix_digest_columns(self):
+        sent = [SQL._call("prompt_prefix_digests", r, ())[0] if r else None
+                for r in ROWS]
+        first = next(t for t in sent if t)
+        want = [SQL._call("common_prefix_length", t, (first,))[0]
+                if t is not None else None for t in sent]
+        got = as_list(wa.common_prefix_length(pa.array(sent), first))
+        self.assertEqual(got, want)
+        self.assertEqual(as_list(wa.common_prefix_length(pa.array(sent),
+                                                         json.loads(first))), want)
+        self.assertEqual(as_list(wa.common_prefix_length(pa.array(sent),
+                                                         pa.array(sent))),
+                         [len(json.loads(t)) if t else None for t in sent])
+        self.assertTrue(any(w and w > 1 for w in want))
 
     def test_with_top_level_takes_a_column_of_values(self):
         values = ['{"v":%d}' % k if k % 5 else None for k in range(len(ROWS))]
