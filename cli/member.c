@@ -36,68 +36,21 @@ int cli_json_quote(cli_buf *b, const char *s, size_t n)
     return cli_buf_append(b, "\"", 1);
 }
 
-/* Decodes the JSON string at s[0..n) (quotes included) into out. */
+/* Decodes the JSON string at s[0..n) (quotes included) into out, through
+ * the core's wj_string_value. */
 int cli_unquote(cli_buf *out, const char *s, size_t n)
 {
-    size_t i = 1;
+    wj_error err = WJ_ERROR_INIT;
+    char *bytes = NULL;
+    size_t len = 0;
+    int st;
+
     out->len = 0;
-    while (i + 1 < n) {
-        unsigned char c = (unsigned char)s[i];
-        uint32_t cp;
-        char u[4];
-        size_t ul;
-        if (c != '\\') {
-            if (cli_buf_append(out, &c, 1))
-                return -1;
-            i++;
-            continue;
-        }
-        c = (unsigned char)s[i + 1];
-        i += 2;
-        switch (c) {
-        case 'b': c = '\b'; break;
-        case 'f': c = '\f'; break;
-        case 'n': c = '\n'; break;
-        case 'r': c = '\r'; break;
-        case 't': c = '\t'; break;
-        case 'u': break;
-        default: break; /* " \ / */
-        }
-        if (c != 'u') {
-            if (cli_buf_append(out, &c, 1))
-                return -1;
-            continue;
-        }
-        cp = (uint32_t)strtoul((char[5]){s[i], s[i + 1], s[i + 2], s[i + 3], 0},
-                               NULL, 16);
-        i += 4;
-        if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= n && s[i] == '\\' &&
-            s[i + 1] == 'u') {
-            uint32_t lo = (uint32_t)strtoul(
-                (char[5]){s[i + 2], s[i + 3], s[i + 4], s[i + 5], 0}, NULL, 16);
-            if (lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
-                i += 6;
-            }
-        }
-        if (cp < 0x80)
-            u[0] = (char)cp, ul = 1;
-        else if (cp < 0x800)
-            u[0] = (char)(0xC0 | (cp >> 6)), u[1] = (char)(0x80 | (cp & 0x3F)),
-            ul = 2;
-        else if (cp < 0x10000)
-            u[0] = (char)(0xE0 | (cp >> 12)),
-            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-            u[2] = (char)(0x80 | (cp & 0x3F)), ul = 3;
-        else
-            u[0] = (char)(0xF0 | (cp >> 18)),
-            u[1] = (char)(0x80 | ((cp >> 12) & 0x3F)),
-            u[2] = (char)(0x80 | ((cp >> 6) & 0x3F)),
-            u[3] = (char)(0x80 | (cp & 0x3F)), ul = 4;
-        if (cli_buf_append(out, u, ul))
-            return -1;
-    }
-    return 0;
+    if (wj_string_value(s, n, NULL, &bytes, &len, &err) != WJ_OK)
+        return -1;
+    st = cli_buf_append(out, bytes, len);
+    wj_free(NULL, bytes);
+    return st;
 }
 
 int cli_member_text(const char *text, size_t len, const char *name,

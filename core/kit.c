@@ -2,7 +2,8 @@
 /*
  * kit.c - what every front end needs besides the functions themselves: an
  * error message in a buffer that fits it, an array's elements as spans of
- * its text (for hosts that hand back lists: Python, DuckDB, jq), and the
+ * its text (for hosts that hand back lists: Python, DuckDB, jq), a string's
+ * bytes (lists of texts, --member), and the
  * dedup job's line rules (Python's job and the command line's).
  */
 #include "wj_internal.h"
@@ -53,6 +54,35 @@ wj_code wj_array_elements(const char *json, size_t len, const wj_alloc *alloc,
     }
     *elements = spans;
     *n = count;
+done:
+    wj_doc_release(&doc);
+    return rc;
+}
+
+wj_code wj_string_value(const char *json, size_t len, const wj_alloc *alloc,
+                        char **out, size_t *out_len, wj_error *err)
+{
+    wj_doc doc;
+    uint32_t start, end;
+    wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
+
+    *out = NULL;
+    *out_len = 0;
+    if (rc != WJ_OK)
+        return rc;
+    if (wj_node_type(&doc, 0) != WJ_STRING) {
+        rc = wj_fail(err, WJ_ERR_TYPE, 0, "not a JSON string");
+        goto done;
+    }
+    start = wj_node_start(&doc, 0);
+    end = wj_node_end(&doc, 0); /* past the closing quote */
+    /* a decoded string is never longer than its literal; +1: never 0 */
+    *out = wj_malloc(alloc, end - start - 1);
+    if (!*out) {
+        rc = wj_fail_nomem(err);
+        goto done;
+    }
+    *out_len = wj_string_decode(json + start + 1, end - start - 2, *out);
 done:
     wj_doc_release(&doc);
     return rc;

@@ -386,6 +386,17 @@ WJ_API wj_code wj_array_elements(const char *json, size_t len,
                                  size_t *n, wj_error *err);
 
 /*
+ * The bytes the JSON string json (valid input, §3) stands for, escapes
+ * decoded, in *out (release with wj_free) and their number in *out_len; a
+ * lone surrogate escape becomes its 3-byte generalized UTF-8 form, which no
+ * parser takes as text.  WJ_ERR_TYPE ("not a JSON string") when json is
+ * valid but not a string.  Thread-safe.
+ */
+WJ_API wj_code wj_string_value(const char *json, size_t len,
+                               const wj_alloc *alloc, char **out,
+                               size_t *out_len, wj_error *err);
+
+/*
  * The dedup job's reading of JSON Lines (docs/contract.md §12), for the
  * front ends that run it: a line (without its \n) is blank when it holds
  * nothing but spaces, tabs and \r; such a line is skipped, never an error.

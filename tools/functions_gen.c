@@ -342,7 +342,7 @@ static void pyi_arrow(buf *b)
         const wj_function *fn = &table[k];
         const char *type;
         if (!(fn->flags & WJ_FN_PYTHON) || (fn->flags & WJ_FN_AGGREGATE) ||
-            fn->result == WJ_RESULT_TEXTS || fn->n_params == 0 ||
+            fn->n_params == 0 ||
             (fn->params[0].kind != WJ_ARG_DOCUMENT &&
              fn->params[0].kind != WJ_ARG_TEXT &&
              fn->params[0].kind != WJ_ARG_DIGESTS))
@@ -364,7 +364,8 @@ static void pyi_arrow(buf *b)
         }
         switch (fn->result) {
         case WJ_RESULT_INTEGER: type = "int64"; break;
-        case WJ_RESULT_DIGESTS: type = "list<utf8>"; break;
+        case WJ_RESULT_DIGESTS:
+        case WJ_RESULT_TEXTS: type = "list<utf8>"; break;
         default: type = "utf8"; break;
         }
         put(b, ", on_error: OnError = ..., threads: int = ...) -> Result: "

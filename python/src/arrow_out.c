@@ -94,7 +94,7 @@ static int array_fill(struct ArrowArray *a, wjpy_arrow_out *out)
         a->buffers[2] = out->data;
         return 0;
     }
-    /* list<utf8>: the child holds the strings, never NULL */
+    /* list<utf8>: the child holds the strings (NULL ones: tool_schemas) */
     if (!(a->children = calloc(1, sizeof *a->children)) ||
         !(a->children[0] = calloc(1, sizeof **a->children)))
         return -1;
@@ -108,6 +108,8 @@ static int array_fill(struct ArrowArray *a, wjpy_arrow_out *out)
         c->release = array_release;
         if (!(c->buffers = calloc(3, sizeof *c->buffers)))
             return -1;
+        c->buffers[0] = out->child_validity;
+        c->null_count = out->child_null_count;
         c->buffers[1] = out->child_offsets;
         c->buffers[2] = out->data;
     }

@@ -30,10 +30,8 @@ int wjpy_arrow_kind_of(const wj_function *fn)
         return WJPY_ARROW_INT64;
     case WJ_RESULT_DIGESTS:
         return WJPY_ARROW_LIST;
-    case WJ_RESULT_TEXTS:
-        /* list<utf8> of decoded JSON strings: needs the core to decode
-         * them (no JSON logic outside core/) */
-        return -1;
+    case WJ_RESULT_TEXTS: /* list<utf8>, strings decoded, nulls kept */
+        return WJPY_ARROW_LIST;
     }
     return -1;
 }
@@ -78,6 +76,30 @@ typedef struct part {
     wjpy_arrow_failure fail;
 } part;
 
+/* One element of a list result: a digest's hex, a text decoded, null. */
+static int add_child(part *p, const wj_name *el)
+{
+    int32_t len = -1;
+    char *decoded = NULL;
+    size_t n = 0;
+    wj_error err = WJ_ERROR_INIT;
+    int st = 0;
+
+    if (el->ptr[0] != '"') /* null */
+        return put(&p->child, &len, sizeof len);
+    if (!memchr(el->ptr, '\\', el->len)) { /* no escape: its bytes as they are */
+        len = (int32_t)(el->len - 2);
+        st = put(&p->data, el->ptr + 1, el->len - 2);
+    } else {
+        if (wj_string_value(el->ptr, el->len, NULL, &decoded, &n, &err) != WJ_OK)
+            return -1;
+        len = (int32_t)n;
+        st = put(&p->data, decoded, n);
+        wj_free(NULL, decoded);
+    }
+    return st < 0 ? -1 : put(&p->child, &len, sizeof len);
+}
+
 static int add_result(part *p, size_t i, const wj_result *res)
 {
     const char *text = res->text;
@@ -93,15 +115,13 @@ static int add_result(part *p, size_t i, const wj_result *res)
         p->sizes[i] = (int64_t)res->len;
         return put(&p->data, text, res->len);
     case WJPY_ARROW_LIST:
-        /* a JSON array of digests: each element a quoted hex string */
+        /* a JSON array of strings (and nulls, for texts): each element's
+         * bytes, a length a child (-1: a NULL child) */
         if (wj_array_elements(text, res->len, NULL, &els, &n, &err) != WJ_OK)
             return -1;
-        for (k = 0; k < n; k++) {
-            int32_t len = (int32_t)els[k].len - 2;
-            if (put(&p->data, els[k].ptr + 1, (size_t)len) < 0 ||
-                put(&p->child, &len, sizeof len) < 0)
+        for (k = 0; k < n; k++)
+            if (add_child(p, &els[k]) < 0)
                 break;
-        }
         wj_free(NULL, els);
         p->sizes[i] = (int64_t)n;
         return k == n ? 0 : -1;
@@ -159,6 +179,21 @@ static void *run_thread(void *arg)
     return NULL;
 }
 
+/* Child k of a list result is NULL: its validity bitmap is made (every
+ * child valid) at the first NULL.  0 when out of memory. */
+static int mark_child_null(wjpy_arrow_out *out, size_t k)
+{
+    if (!out->child_validity) {
+        size_t size = (size_t)(out->n_child + 7) / 8 + 1;
+        if (!(out->child_validity = malloc(size)))
+            return 0;
+        memset(out->child_validity, 0xFF, size);
+    }
+    out->child_validity[k >> 3] &= (uint8_t)~(1u << (k & 7));
+    out->child_null_count++;
+    return 1;
+}
+
 /* Joins the parts (in row order) into one result. */
 static wjpy_arrow_out *join(part *parts, int n_parts, size_t n,
                             wjpy_arrow_kind kind)
@@ -211,8 +246,11 @@ static wjpy_arrow_out *join(part *parts, int n_parts, size_t n,
         if (p->data.len)
             memcpy(out->data + at, p->data.p, p->data.len);
         for (k = 0; k < n_lens; k++) {
+            int32_t len = lens[k] < 0 ? 0 : lens[k];
             out->child_offsets[child_at + k + 1] =
-                out->child_offsets[child_at + k] + lens[k];
+                out->child_offsets[child_at + k] + len;
+            if (lens[k] < 0 && !mark_child_null(out, child_at + k))
+                goto nomem;
         }
         for (i = 0; i < p->end - p->begin; i++, row++) {
             int64_t size = p->valid[i] ? p->sizes[i] : 0;
@@ -239,6 +277,9 @@ static wjpy_arrow_out *join(part *parts, int n_parts, size_t n,
         out->validity = NULL;
     }
     return out;
+nomem:
+    wjpy_arrow_out_unref(out);
+    return NULL;
 }
 
 void wjpy_arrow_out_unref(wjpy_arrow_out *out)
@@ -249,6 +290,7 @@ void wjpy_arrow_out_unref(wjpy_arrow_out *out)
     free(out->ints);
     free(out->offsets);
     free(out->child_offsets);
+    free(out->child_validity);
     free(out->data);
     free(out);
 }

@@ -62,6 +62,8 @@ typedef struct wjpy_arrow_out {
     int wide;           /* UTF8: offsets are int64 (large_utf8) */
     int64_t n_child;    /* LIST: the child strings */
     int32_t *child_offsets;
+    uint8_t *child_validity; /* LIST: NULL when no child string is NULL */
+    int64_t child_null_count;
     char *data;         /* the string bytes */
     size_t len;
 } wjpy_arrow_out;

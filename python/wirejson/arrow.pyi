@@ -29,6 +29,7 @@ def message_digest(column: Column, *ignored: Name, on_error: OnError = ..., thre
 def messages_digest(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: digest of a conversation: SHA-256 of its messages' digests in order
 def canonical_arguments(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: a tool call's arguments as canonical JSON, or unchanged when they do not parse
 def with_top_level(column: Column, name: Name, value: Union[Column, Any], on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: the body with every top-level member NAME set to VALUE, no other byte changed
+def tool_schemas(column: Column, *path: Name, on_error: OnError = ..., threads: int = ...) -> Result: ...  # list<utf8>: each tool's value at PATH, as the exact text the client sent
 def encode_with_schemas(column: Column, texts: Union[Column, Any], on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: the body in the wire rendering, tools spelled as models saw them
 def wirejson_error(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # utf8: NULL for valid input, else the error message
 def wirejson_error_position(column: Column, on_error: OnError = ..., threads: int = ...) -> Result: ...  # int64: NULL for valid input, else the 0-based byte offset of the error

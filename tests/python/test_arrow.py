@@ -79,6 +79,7 @@ CALLS = {
     "wirejson_error": ((), (), ROWS),
     "wirejson_error_position": ((), (), ROWS),
     "prompt_prefix_digests": (("canonical",), ("canonical",), ROWS),
+    "tool_schemas": (("function", "parameters"), ("function", "parameters"), ROWS),
 }
 
 
@@ -91,7 +92,7 @@ class Sql:
         """(result, None) or (None, SQLite's message)."""
         if fn == "prefix_digests":
             return self.prefix_digests(doc)
-        if fn == "prompt_prefix_digests":  # SQL gives the list as JSON text
+        if fn in ("prompt_prefix_digests", "tool_schemas"):  # lists as JSON text
             value, msg = self._call(fn, doc, extra)
             return (json.loads(value) if value is not None else None), msg
         return self._call(fn, doc, extra)
@@ -157,7 +158,7 @@ class Functions(unittest.TestCase):
                            sql_extra)
 
     def test_encode_with_schemas_takes_a_column_of_texts(self):
-        texts = [SQL.call("tool_schemas", r, ())[0] if r else None
+        texts = [SQL._call("tool_schemas", r, ())[0] if r else None
                  for r in ROWS]
         want = [SQL.call("encode_with_schemas", r, (t,))[0]
                 if r is not None and t is not None else None
