@@ -256,6 +256,28 @@ static void test_elements(void)
     CHECK(err.offset == 2);
 }
 
+/* The bytes a JSON string stands for: escapes decoded, a surrogate pair one
+ * code point (4 bytes of UTF-8), a lone surrogate its 3-byte form. */
+static void test_string_value(void)
+{
+    static const char text[] = " \"a\\\"b\\\\\\/\\n\\u00e9\\ud83d\\ude00\" ";
+    char *v = NULL;
+    size_t n = 0;
+    wj_error err = WJ_ERROR_INIT;
+    CHECK(wj_string_value(text, strlen(text), NULL, &v, &n, &err) == WJ_OK);
+    CHECK_BYTES(v, n, "a\"b\\/\n\xc3\xa9\xf0\x9f\x98\x80");
+    wj_free(NULL, v);
+    CHECK(wj_string_value("\"\\ud800\"", 8, NULL, &v, &n, &err) == WJ_OK);
+    CHECK_BYTES(v, n, "\xed\xa0\x80");
+    wj_free(NULL, v);
+    CHECK(wj_string_value("\"\"", 2, NULL, &v, &n, &err) == WJ_OK);
+    CHECK(n == 0);
+    wj_free(NULL, v);
+    CHECK(wj_string_value("[\"x\"]", 5, NULL, &v, &n, &err) == WJ_ERR_TYPE);
+    CHECK(v == NULL && n == 0);
+    CHECK(wj_string_value("\"x", 2, NULL, &v, &n, &err) == WJ_ERR_SYNTAX);
+}
+
 static void test_prefix_digests(void)
 {
     char text[256], *hexes = NULL, expected[256];
@@ -306,6 +328,7 @@ int main(void)
     test_front_end_flags();
     test_error_message();
     test_elements();
+    test_string_value();
     test_prefix_digests();
     test_line_rules();
     return check_report("test_functions");
