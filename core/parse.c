@@ -694,6 +694,12 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     size_t repeat;
     int in_order = 0, keep_order = p->records;
 
+    if (n == 1) { /* one name: in order, and nothing to repeat */
+        p->n_keys = key_base;
+        if (keep_order)
+            *count |= WJ_COUNT_IN_ORDER;
+        return WJ_OK;
+    }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
     } else {
