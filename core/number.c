@@ -655,13 +655,33 @@ static size_t short_canonical(const char *lexeme, size_t len, char *buf)
            layout(digits, (int)dec.count, (int)dec.point, p);
 }
 
+/* The length of a lexeme without the zeros that end its fraction (and
+ * without its point when nothing else follows it): `84.0` is 2 long,
+ * `1.50` 3; the length as it is when it has an exponent or no fraction.
+ * Those zeros do not change the value, so the shorter lexeme spells the
+ * same number. */
+static size_t without_fraction_zeros(const char *lexeme, size_t len)
+{
+    size_t end = len, i;
+    while (end > 0 && lexeme[end - 1] == '0')
+        end--;
+    for (i = end; i > 0 && wj_is_digit((unsigned char)lexeme[i - 1]); i--)
+        ;
+    if (i == 0 || lexeme[i - 1] != '.') /* an exponent, or an integer */
+        return len;
+    return i == end ? end - 1 : end;
+}
+
 size_t wj_number_canonical(const char *lexeme, size_t len, char *buf)
 {
     double d;
     size_t n;
-    if (prints_as_written(lexeme, len)) {
-        memcpy(buf, lexeme, len);
-        return len;
+    /* `1.0`, `0.50` (common in request bodies) as `1`, `0.5`: a lexeme with
+     * zeros ending its fraction never prints as written itself. */
+    n = lexeme[len - 1] == '0' ? without_fraction_zeros(lexeme, len) : len;
+    if (prints_as_written(lexeme, n)) {
+        memcpy(buf, lexeme, n);
+        return n;
     }
     n = short_canonical(lexeme, len, buf);
     if (n)

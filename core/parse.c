@@ -510,9 +510,11 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
 }
 
 /* Parses the string literal at p->pos and adds its record (add_string).
- * Most strings hold nothing but plain ASCII: those stay inline. */
-static inline wj_code parse_string(parser *p, string_kind kind,
-                                   uint8_t *name_flags)
+ * Most strings hold nothing but plain ASCII: those stay inline, in the
+ * parser's loop itself (as a call, its entry and exit cost about as much as
+ * a short name's scan). */
+static inline __attribute__((always_inline)) wj_code
+parse_string(parser *p, string_kind kind, uint8_t *name_flags)
 {
     size_t i = scan_plain(p->s, p->pos + 1, p->len);
     if (i < p->len && p->s[i] == '"')
@@ -694,6 +696,12 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     size_t repeat;
     int in_order = 0, keep_order = p->records;
 
+    if (n == 1) { /* one name: in order, and nothing to repeat */
+        p->n_keys = key_base;
+        if (keep_order)
+            *count |= WJ_COUNT_IN_ORDER;
+        return WJ_OK;
+    }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
     } else {

@@ -315,7 +315,8 @@ write_canonical_number(render *r, uint32_t start, size_t len)
  * `plain end` not 0: its raw bytes need no escape in either rendering), a
  * literal and a wire number are copied as they are, inline; an escaped
  * string and a canonical number go through r->buf. */
-static inline wj_code put_scalar(render *r, cursor *out, uint32_t node, char c)
+static inline __attribute__((always_inline)) wj_code
+put_scalar(render *r, cursor *out, uint32_t node, char c)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = doc->tape[node];
