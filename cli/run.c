@@ -636,7 +636,7 @@ static int stop_reading(pool *p, block *b, size_t parsed, const char *name,
     uint64_t row;
     int st;
     b->in.len = parsed;
-    if (parsed)
+    if (parsed || b->n_rec)
         submit(p);
     if ((st = write_all_blocks(p)))
         return st;
@@ -710,7 +710,7 @@ static int run_file(pool *p, const char *name, size_t index,
         if (!cli_source_ready(&src)) {
             /* The input pauses: hand on what was read, to be written as
              * soon as it is done. */
-            if (parsed) {
+            if (parsed || b->n_rec) {
                 if ((st = pass_on(p, &b, parsed)))
                     goto out;
                 parsed = 0;
@@ -736,7 +736,7 @@ static int run_file(pool *p, const char *name, size_t index,
             /* The source broke (reported): the records read before it are
              * still answered. */
             b->in.len = parsed;
-            if (parsed)
+            if (parsed || b->n_rec)
                 submit(p);
             goto out;
         }
@@ -839,7 +839,7 @@ static int run_file(pool *p, const char *name, size_t index,
             st = stop_reading(p, b, parsed, name, index, what, NULL);
             goto out;
         }
-        if (parsed >= BLOCK_BYTES || (at_end && parsed)) {
+        if (parsed >= BLOCK_BYTES || (at_end && (parsed || b->n_rec))) {
             if ((st = pass_on(p, &b, parsed)))
                 goto out;
             parsed = 0;
