@@ -8,6 +8,10 @@
 # read from the page cache (read once before the timings).  Best of ROUNDS.
 #
 #     bench/cli_bench.sh [BUILD_DIR] [SIZE_MB] [ROUNDS]
+#
+# FUNCTIONS_ONLY=1: only the core loop and wirejson's function rows.
+# BEFORE=DIR: each wirejson function row also for DIR/wirejson (an earlier
+# build), right after the row it pairs with.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../build}" && pwd)
@@ -59,8 +63,12 @@ for fn in data_digest canonical_json; do
         "$fn" "$t" "$core"
     for j in 1 2; do
         row "wirejson $fn -j $j" "$(best "$build/wirejson" "$fn" -j "$j" --no-progress "$work/c.jsonl")"
+        if [ -n "${BEFORE:-}" ]; then
+            row "before: wirejson $fn -j $j" "$(best "$BEFORE/wirejson" "$fn" -j "$j" --no-progress "$work/c.jsonl")"
+        fi
     done
 done
+if [ -n "${FUNCTIONS_ONLY:-}" ]; then exit 0; fi
 wirejq=$(best "$build/wirejq" -R data_digest_text "$work/c.jsonl")
 row "wirejq -R data_digest_text" "$wirejq"
 row "jq -c ." "$(best jq -c . "$work/c.jsonl")"

@@ -238,13 +238,169 @@ static void work_function(pool *p, block *b, cli_arena *arena)
     room_free(&room);
 }
 
-static void work_block(pool *p, block *b, cli_arena *arena)
+/* Records a call of the batch entry point takes at most: enough for the
+ * digests' streams, few enough that their texts stay in cache. */
+#define BATCH_ROWS 1024
+
+/* A worker's room for a run of records through wj_function_call_batch,
+ * kept from block to block. */
+typedef struct batch_room {
+    wj_batch_out out;
+    wj_batch_row rows[BATCH_ROWS];
+    wj_arg *args; /* BATCH_ROWS rows of n_args */
+    size_t n_args;
+    size_t n_rows;   /* rows waiting in args */
+    size_t first;    /* the block's record of the first of them */
+} batch_room;
+
+static void batch_room_free(batch_room *br)
+{
+    if (!br)
+        return;
+    wj_batch_out_free(NULL, &br->out);
+    free(br->args);
+    free(br);
+}
+
+/* The functions whose batch has a path of its own (the core renders and
+ * hashes many rows at once); the others gain nothing from it. */
+static int batch_pays(const cli_options *o)
+{
+    static const char *const names[] = {"canonical_json", "data_digest",
+                                        "message_digest"};
+    size_t k;
+    if (o->member)
+        return 0; /* each record's document lives in a buffer of its own */
+    for (k = 0; k < sizeof names / sizeof *names; k++)
+        if (strcmp(o->fn->name, names[k]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Writes one record's outcome: its result, or its failure (msg, malloc'd;
+ * NULL: out of memory).  0, or -1 when the block stops (--on-error fail). */
+static int put_record(pool *p, block *b, size_t r, const char *text,
+                      size_t len, int is_null, char *msg, int failed)
+{
+    const cli_options *o = p->o;
+    if (!failed && !is_null && o->format == FORMAT_LINES &&
+        !(o->fn->flags & WJ_FN_COMPACT) && memchr(text, '\n', len)) {
+        msg = printed("%s: the result holds a line break; use --format tsv "
+                      "or rowbinary",
+                      o->fn->name);
+        failed = 1;
+    }
+    if (!failed) {
+        if (cli_write_result(&b->out, o->format, text, len, is_null,
+                             p->nullable, o->null_text) == 0)
+            return 0;
+        msg = NULL;
+    }
+    if (!msg)
+        msg = strdup("out of memory");
+    fail_record(b, r, msg, o->on_error_null);
+    if (!o->on_error_null)
+        return -1;
+    cli_write_result(&b->out, o->format, NULL, 0, 1, p->nullable,
+                     o->null_text);
+    return 0;
+}
+
+/* The records waiting in br through one call of the batch entry point,
+ * their outcomes written in order.  0, or -1 when the block stops. */
+static int flush_batch(pool *p, block *b, batch_room *br)
+{
+    const wj_function *fn = p->o->fn;
+    size_t n = br->n_rows, k;
+    wj_error err;
+    br->n_rows = 0;
+    if (n == 0)
+        return 0;
+    br->out.len = 0;
+    if (wj_function_call_batch(fn, br->args, br->n_args, n, NULL, &br->out,
+                               br->rows, &err) != WJ_OK) {
+        char *msg = wj_error_message(&err, fn->name, NULL, NULL);
+        return put_record(p, b, br->first, NULL, 0, 1, msg, 1);
+    }
+    for (k = 0; k < n; k++) {
+        const wj_batch_row *row = &br->rows[k];
+        char num[32];
+        const char *text = br->out.ptr + row->offset;
+        size_t len = row->len;
+        if (row->code != WJ_OK) {
+            if (put_record(p, b, br->first + k, NULL, 0, 1,
+                           wj_error_message(&row->error, fn->name, NULL,
+                                            NULL),
+                           1))
+                return -1;
+            continue;
+        }
+        if (fn->result == WJ_RESULT_INTEGER && !row->is_null) {
+            len = (size_t)snprintf(num, sizeof num, "%" PRId64, row->integer);
+            text = num;
+        }
+        if (put_record(p, b, br->first + k, text, len, row->is_null, NULL, 0))
+            return -1;
+    }
+    return 0;
+}
+
+/* work_function for the functions batch_pays: records gathered BATCH_ROWS
+ * at a time (a run of records with as many arguments each), a record whose
+ * arguments fail answered in its place after the ones before it. */
+static void work_batched(pool *p, block *b, batch_room *br)
+{
+    arg_room room = {0};
+    size_t r, start, end;
+
+    b->out.len = 0;
+    br->n_rows = 0;
+    for (r = 0; cli_block_record(b, r, &start, &end); r++) {
+        size_t na = 0;
+        char *msg = record_args(p, &room, b->in.ptr + start, end - start, &na);
+        if (msg || !room.args) {
+            if (flush_batch(p, b, br) ||
+                put_record(p, b, r, NULL, 0, 1, msg, 1))
+                break;
+            continue;
+        }
+        if (br->n_rows && (na != br->n_args || br->n_rows == BATCH_ROWS) &&
+            flush_batch(p, b, br))
+            break;
+        if (br->n_rows == 0) {
+            if (na > br->n_args || !br->args) {
+                wj_arg *a = realloc(br->args,
+                                    BATCH_ROWS * (na ? na : 1) * sizeof *a);
+                if (!a) {
+                    put_record(p, b, r, NULL, 0, 1, NULL, 1);
+                    if (!p->o->on_error_null)
+                        break;
+                    continue;
+                }
+                br->args = a;
+            }
+            br->n_args = na;
+            br->first = r;
+        }
+        memcpy(br->args + br->n_rows * na, room.args, na * sizeof *room.args);
+        br->n_rows++;
+    }
+    /* A record past the last one failing stops before its batch. */
+    if (b->fail_at == SIZE_MAX || p->o->on_error_null)
+        flush_batch(p, b, br);
+    room_free(&room);
+}
+
+static void work_block(pool *p, block *b, cli_arena *arena, batch_room *br)
 {
     if (p->hooks) {
         p->hooks->work(p->hooks->ctx, b, arena);
         return;
     }
-    work_function(p, b, arena);
+    if (br)
+        work_batched(p, b, br);
+    else
+        work_function(p, b, arena);
 }
 
 static int add_end(block *b, size_t end)
@@ -290,7 +446,10 @@ static void *worker(void *arg)
 {
     pool *p = arg;
     cli_arena arena = {0};
+    batch_room *br = NULL;
     pthread_setname_np(pthread_self(), "wj-work");
+    if (!p->hooks && batch_pays(p->o))
+        br = calloc(1, sizeof *br); /* NULL: record by record */
     pthread_mutex_lock(&p->mu);
     for (;;) {
         block *b;
@@ -306,7 +465,7 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
-        work_block(p, b, &arena);
+        work_block(p, b, &arena, br);
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
             p->stop = 1;
@@ -315,6 +474,7 @@ static void *worker(void *arg)
     }
     pthread_mutex_unlock(&p->mu);
     cli_arena_release(&arena);
+    batch_room_free(br);
     return NULL;
 }
 
@@ -477,7 +637,7 @@ static int stop_reading(pool *p, block *b, size_t parsed, const char *name,
     uint64_t row;
     int st;
     b->in.len = parsed;
-    if (parsed)
+    if (parsed || b->n_rec)
         submit(p);
     if ((st = write_all_blocks(p)))
         return st;
@@ -495,6 +655,34 @@ static int stop_reading(pool *p, block *b, size_t parsed, const char *name,
 static const char *reader_name(const pool *p)
 {
     return p->o->fn ? p->o->fn->name : "dedup";
+}
+
+/* Records (empty ones) a block takes at most from one chunk header. */
+#define EMPTY_RECORDS_A_BLOCK 65536
+
+/* n empty records at *parsed of *b, for a chunk header of a function of no
+ * arguments; the header lines cut so far (*hole) are closed up first, and
+ * a block holding many is handed on.  0 or the exit status. */
+static int empty_records(pool *p, block **b, size_t *parsed, size_t *hole,
+                         uint64_t n)
+{
+    int st;
+    memmove((*b)->in.ptr + *parsed, (*b)->in.ptr + *parsed + *hole,
+            (*b)->in.len - *parsed - *hole);
+    (*b)->in.len -= *hole;
+    *hole = 0;
+    for (; n; n--) {
+        if ((*b)->n_rec >= EMPTY_RECORDS_A_BLOCK) {
+            if ((st = pass_on(p, b, *parsed)))
+                return st;
+            *parsed = 0;
+        }
+        if (add_end(*b, *parsed)) {
+            cli_error("out of memory");
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
 }
 
 /* One input file through the pool; 0 or the exit status to stop with. */
@@ -523,7 +711,7 @@ static int run_file(pool *p, const char *name, size_t index,
         if (!cli_source_ready(&src)) {
             /* The input pauses: hand on what was read, to be written as
              * soon as it is done. */
-            if (parsed) {
+            if (parsed || b->n_rec) {
                 if ((st = pass_on(p, &b, parsed)))
                     goto out;
                 parsed = 0;
@@ -549,7 +737,7 @@ static int run_file(pool *p, const char *name, size_t index,
             /* The source broke (reported): the records read before it are
              * still answered. */
             b->in.len = parsed;
-            if (parsed)
+            if (parsed || b->n_rec)
                 submit(p);
             goto out;
         }
@@ -617,6 +805,14 @@ static int run_file(pool *p, const char *name, size_t index,
                     goto out;
                 }
                 hole += len;
+                if (o->fn && o->fn->n_params == 0 && !p->hooks) {
+                    /* A function of no arguments: ClickHouse sends no
+                     * bytes for its rows, the header's count is all. */
+                    if ((st = empty_records(p, &b, &parsed, &hole,
+                                            chunk_left)))
+                        goto out;
+                    chunk_left = 0;
+                }
                 continue;
             }
             if (chunk_left)
@@ -644,7 +840,7 @@ static int run_file(pool *p, const char *name, size_t index,
             st = stop_reading(p, b, parsed, name, index, what, NULL);
             goto out;
         }
-        if (parsed >= BLOCK_BYTES || (at_end && parsed)) {
+        if (parsed >= BLOCK_BYTES || (at_end && (parsed || b->n_rec))) {
             if ((st = pass_on(p, &b, parsed)))
                 goto out;
             parsed = 0;

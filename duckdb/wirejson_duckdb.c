@@ -26,6 +26,7 @@
 #include "ext.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,12 +276,46 @@ static int list_text(duckdb_vector v, idx_t k, wj_writer *w, wj_arg *arg)
     return arg->ptr ? 0 : -1;
 }
 
-static void wirejsonScalarFunc(duckdb_function_info info,
-                               duckdb_data_chunk input, duckdb_vector output)
+/* One result of a chunk into row k of output: NULL, an INTEGER (an offset
+ * past its range is an error, never a wrapped number: the PostgreSQL
+ * extension's rule, §15), a list of digests or a string.  0, or -1 with
+ * the error raised. */
+static int put_result(duckdb_function_info info, const wj_function *fn,
+                      duckdb_vector output, uint64_t **out_valid, idx_t k,
+                      int is_null, int64_t integer, const char *text,
+                      size_t len)
 {
-    const wj_function *fn = duckdb_scalar_function_get_extra_info(info);
-    idx_t n_rows = duckdb_data_chunk_get_size(input);
-    size_t n_cols = (size_t)duckdb_data_chunk_get_column_count(input);
+    if (is_null) {
+        if (!*out_valid) {
+            duckdb_vector_ensure_validity_writable(output);
+            *out_valid = duckdb_vector_get_validity(output);
+        }
+        duckdb_validity_set_row_invalid(*out_valid, k);
+    } else if (fn->result == WJ_RESULT_INTEGER) {
+        if (integer > INT32_MAX || integer < INT32_MIN) {
+            char msg[160];
+            snprintf(msg, sizeof msg,
+                     "%s: error position out of integer range", fn->name);
+            duckdb_scalar_function_set_error(info, msg);
+            return -1;
+        }
+        ((int32_t *)duckdb_vector_get_data(output))[k] = (int32_t)integer;
+    } else if (fn->result == WJ_RESULT_DIGESTS) {
+        if (write_digests(output, k, text, len) != 0) {
+            duckdb_scalar_function_set_error(info, "out of memory");
+            return -1;
+        }
+    } else
+        duckdb_vector_assign_string_element_len(output, k, text, len);
+    return 0;
+}
+
+/* A chunk row by row: with_top_level's VALUE and lists of digests, whose
+ * arguments are made for one row at a time. */
+static void call_rows(duckdb_function_info info, const wj_function *fn,
+                      duckdb_data_chunk input, duckdb_vector output,
+                      idx_t n_rows, size_t n_cols)
+{
     size_t value_col = SIZE_MAX, c;
     const void *stack_data[ARGS_ON_STACK];
     uint64_t *stack_valid[ARGS_ON_STACK];
@@ -361,36 +396,10 @@ static void wirejsonScalarFunc(duckdb_function_info info,
                            duckdb_scalar_function_set_error);
             goto done;
         }
-        if (res.is_null) {
-            if (!out_valid) {
-                duckdb_vector_ensure_validity_writable(output);
-                out_valid = duckdb_vector_get_validity(output);
-            }
-            duckdb_validity_set_row_invalid(out_valid, k);
-        } else if (fn->result == WJ_RESULT_INTEGER) {
-            /* INTEGER, as §15 says; an offset past it is an error, never a
-             * wrapped number (the PostgreSQL extension's rule). */
-            if (res.integer > INT32_MAX || res.integer < INT32_MIN) {
-                char msg[160];
-                snprintf(msg, sizeof msg,
-                         "%s: error position out of integer range", fn->name);
-                wj_result_free(NULL, &res);
-                duckdb_scalar_function_set_error(info, msg);
-                goto done;
-            }
-            ((int32_t *)duckdb_vector_get_data(output))[k] =
-                (int32_t)res.integer;
-        } else if (fn->result == WJ_RESULT_DIGESTS) {
-            int failed = write_digests(output, k, res.text, res.len);
+        if (put_result(info, fn, output, &out_valid, k, res.is_null,
+                       res.integer, res.text, res.len) != 0) {
             wj_result_free(NULL, &res);
-            if (failed) {
-                duckdb_scalar_function_set_error(info, "out of memory");
-                goto done;
-            }
-            continue;
-        } else {
-            duckdb_vector_assign_string_element_len(output, k, res.text,
-                                                    res.len);
+            goto done;
         }
         wj_result_free(NULL, &res);
     }
@@ -402,6 +411,153 @@ done:
         free(valid);
         free(args);
     }
+}
+
+
+/* A thread's room for its chunks through wj_function_call_batch, kept
+ * from chunk to chunk (no allocation per row, nor per chunk once grown),
+ * freed when the thread ends. */
+typedef struct batch_room {
+    wj_batch_out out;
+    wj_batch_row *rows;
+    wj_arg *args;
+    size_t rows_cap, args_cap;
+} batch_room;
+
+static pthread_key_t room_key;
+static pthread_once_t room_once = PTHREAD_ONCE_INIT;
+static int room_key_ok;
+
+static void room_release(void *arg)
+{
+    batch_room *room = arg;
+    wj_batch_out_free(NULL, &room->out);
+    free(room->rows);
+    free(room->args);
+    free(room);
+}
+
+static void room_key_make(void)
+{
+    room_key_ok = pthread_key_create(&room_key, room_release) == 0;
+}
+
+/* The calling thread's room, with space for n_rows rows of n_args
+ * arguments; NULL when out of memory. */
+static batch_room *thread_room(size_t n_rows, size_t n_args)
+{
+    batch_room *room;
+    pthread_once(&room_once, room_key_make);
+    if (!room_key_ok)
+        return NULL;
+    room = pthread_getspecific(room_key);
+    if (!room) {
+        room = calloc(1, sizeof *room);
+        if (!room || pthread_setspecific(room_key, room) != 0) {
+            free(room);
+            return NULL;
+        }
+    }
+    if (n_rows > room->rows_cap) {
+        wj_batch_row *r = realloc(room->rows, n_rows * sizeof *r);
+        if (!r)
+            return NULL;
+        room->rows = r;
+        room->rows_cap = n_rows;
+    }
+    if (n_rows * n_args + 1 > room->args_cap) {
+        wj_arg *a = realloc(room->args, (n_rows * n_args + 1) * sizeof *a);
+        if (!a)
+            return NULL;
+        room->args = a;
+        room->args_cap = n_rows * n_args + 1;
+    }
+    room->out.len = 0;
+    return room;
+}
+
+/* A chunk of VARCHAR (and JSON) arguments in one call of the batch entry
+ * point: the arguments row by row (an invalid row's NULL), then each row's
+ * outcome in order; the first row in error raises it, as row by row. */
+static void call_batch(duckdb_function_info info, const wj_function *fn,
+                       duckdb_data_chunk input, duckdb_vector output,
+                       idx_t n_rows, size_t n_cols)
+{
+    batch_room *room = thread_room((size_t)n_rows, n_cols);
+    uint64_t *out_valid = NULL;
+    wj_error err = WJ_ERROR_INIT;
+    size_t c;
+    idx_t k;
+
+    if (!room) {
+        duckdb_scalar_function_set_error(info, "out of memory");
+        return;
+    }
+    for (c = 0; c < n_cols; c++) {
+        duckdb_vector v = duckdb_data_chunk_get_vector(input, c);
+        const duckdb_string_t *s = duckdb_vector_get_data(v);
+        uint64_t *valid = duckdb_vector_get_validity(v);
+        wj_arg *a = room->args + c;
+        for (k = 0; k < n_rows; k++, a += n_cols)
+            if (valid && !duckdb_validity_row_is_valid(valid, k)) {
+                a->ptr = NULL;
+                a->len = 0;
+            } else {
+                a->ptr = wirejson_string_ptr(s + k);
+                a->len = wirejson_string_len(s + k);
+            }
+    }
+    if (wj_function_call_batch(fn, room->args, n_cols, (size_t)n_rows, NULL,
+                               &room->out, room->rows, &err) != WJ_OK) {
+        wirejson_raise(info, fn->name, &err, duckdb_scalar_function_set_error);
+        return;
+    }
+    for (k = 0; k < n_rows; k++) {
+        const wj_batch_row *row = &room->rows[k];
+        if (row->code != WJ_OK) {
+            wirejson_raise(info, fn->name, &row->error,
+                           duckdb_scalar_function_set_error);
+            return;
+        }
+        if (put_result(info, fn, output, &out_valid, k, row->is_null,
+                       row->integer, room->out.ptr + row->offset,
+                       row->len) != 0)
+            return;
+    }
+}
+
+static void wirejsonScalarFunc(duckdb_function_info info,
+                               duckdb_data_chunk input, duckdb_vector output)
+{
+    const wj_function *fn = duckdb_scalar_function_get_extra_info(info);
+    idx_t n_rows = duckdb_data_chunk_get_size(input);
+    size_t n_cols = (size_t)duckdb_data_chunk_get_column_count(input);
+    size_t c;
+
+    if (n_rows == 0)
+        return;
+    /* VALUE and list columns are made into JSON a row at a time. */
+    for (c = 0; c < n_cols; c++) {
+        duckdb_logical_type t;
+        int is_list;
+        if (c >= fn->n_params)
+            break; /* variadic names: VARCHAR */
+        if (fn->params[c].kind == WJ_ARG_VALUE) {
+            call_rows(info, fn, input, output, n_rows, n_cols);
+            return;
+        }
+        if (fn->params[c].kind != WJ_ARG_DIGESTS)
+            continue;
+        t = duckdb_vector_get_column_type(
+            duckdb_data_chunk_get_vector(input, c));
+        is_list = duckdb_get_type_id(t) == DUCKDB_TYPE_LIST;
+        duckdb_destroy_logical_type(&t);
+        if (is_list) {
+            call_rows(info, fn, input, output, n_rows, n_cols);
+            return;
+        }
+    }
+    call_batch(info, fn, input, output, n_rows, n_cols);
 }
 
 /* --------------------------------------------------------- registration */
