@@ -853,6 +853,7 @@ class Stage:
     def install(self):
         """Puts the finished staging folder in DIR's place in one step,
         with the old DIR's mode (a new one's: the umask's)."""
+        raise_received()
         os.fchmod(self.fd, self.place.mode)
         if self.place.exists:
             _renameat2(self.path, self.place.target, _RENAME_EXCHANGE)
@@ -1051,12 +1052,25 @@ def fail(message, status):
 
 
 class Terminated(BaseException):
-    """SIGTERM or SIGHUP, raised in the main thread like KeyboardInterrupt,
-    so the staging folder is removed on the way out."""
+    """SIGINT, SIGTERM or SIGHUP, raised in the main thread, so the staging
+    folder is removed on the way out."""
+
+
+# The signals received.  Python runs a handler between any two bytecodes,
+# inside a garbage collector callback or a __del__ too, where the exception
+# it raises is reported and dropped; the job looks here again before it
+# replaces DIR and before it reports success, so no signal is lost.
+_received = []
 
 
 def _terminated(sig, frame):
+    _received.append(sig)
     raise Terminated(sig)
+
+
+def raise_received():
+    if _received:
+        raise Terminated(_received[0])
 
 
 def main(argv=None):
@@ -1072,7 +1086,7 @@ def main(argv=None):
         return fail(e, 2)
     import signal
     with contextlib.suppress(ValueError):  # not the main thread: leave them
-        for sig in (signal.SIGTERM, signal.SIGHUP):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(sig, _terminated)
     from distributed import Client, LocalCluster
 
@@ -1101,11 +1115,18 @@ def main(argv=None):
     except KeyboardInterrupt:
         return fail("interrupted; %s left as it was" % args.out, 130)
     except Terminated as e:
-        return fail("terminated; %s left as it was" % args.out,
-                    128 + e.args[0])
+        sig = e.args[0]
+        if sig == signal.SIGINT:
+            return fail("interrupted; %s left as it was" % args.out, 130)
+        return fail("terminated; %s left as it was" % args.out, 128 + sig)
     except Exception as e:  # a task's error, a lost cluster
         text = str(e) or type(e).__name__
         return fail(" ".join(text.split()), 1)
+    if _received:  # a signal whose exception was dropped, or came late
+        sig = _received[0]
+        return fail("%s after %s was replaced"
+                    % ("interrupted" if sig == signal.SIGINT else "terminated",
+                       args.out), 130 if sig == signal.SIGINT else 128 + sig)
     print("%s: %d valid, %d invalid, %d distinct, %s -> %s"
           % (plural(summary["lines"], "line"), summary["valid"],
              summary["invalid"], summary["distinct"],
