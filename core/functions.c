@@ -331,25 +331,35 @@ static wj_code call_common_prefix_length(const wj_arg *a,
 
 /* ------------------------------------------------------------ the table */
 
-static const wj_param p_doc[] = {{"X", WJ_ARG_DOCUMENT}};
-static const wj_param p_wire[] = {{"X", WJ_ARG_DOCUMENT},
-                                  {"data_member", WJ_ARG_NAMES}};
-static const wj_param p_message[] = {{"M", WJ_ARG_DOCUMENT},
-                                     {"ignored_member", WJ_ARG_NAMES}};
-static const wj_param p_messages[] = {{"A", WJ_ARG_DOCUMENT}};
-static const wj_param p_agg[] = {{"M", WJ_ARG_DOCUMENT}};
-static const wj_param p_arguments[] = {{"T", WJ_ARG_TEXT}};
-static const wj_param p_top_level[] = {{"BODY", WJ_ARG_DOCUMENT},
-                                       {"NAME", WJ_ARG_NAME},
-                                       {"VALUE", WJ_ARG_VALUE}};
-static const wj_param p_tool_schemas[] = {{"BODY", WJ_ARG_DOCUMENT},
-                                          {"PATH", WJ_ARG_NAMES}};
-static const wj_param p_prompt[] = {{"BODY", WJ_ARG_DOCUMENT},
-                                    {"mode", WJ_ARG_WORD}};
-static const wj_param p_common[] = {{"a", WJ_ARG_DIGESTS},
-                                    {"b", WJ_ARG_DIGESTS}};
-static const wj_param p_encode[] = {{"BODY", WJ_ARG_DOCUMENT},
-                                    {"TEXTS", WJ_ARG_TEXTS}};
+/* Each parameter: its name in the docs, its kind, its name in PostgreSQL's
+ * install script and its name in Python's stub and wirejq's arguments. */
+static const wj_param p_doc[] = {{"X", WJ_ARG_DOCUMENT, "doc", "doc"}};
+static const wj_param p_wire[] = {
+    {"X", WJ_ARG_DOCUMENT, "doc", "doc"},
+    {"data_member", WJ_ARG_NAMES, "data_members", "data_members"}};
+static const wj_param p_message[] = {
+    {"M", WJ_ARG_DOCUMENT, "message", "doc"},
+    {"ignored_member", WJ_ARG_NAMES, "ignored_members", "ignored"}};
+static const wj_param p_messages[] = {
+    {"A", WJ_ARG_DOCUMENT, "messages", "doc"}};
+static const wj_param p_agg[] = {{"M", WJ_ARG_DOCUMENT, "message", "doc"}};
+static const wj_param p_arguments[] = {
+    {"T", WJ_ARG_TEXT, "arguments", "text"}};
+static const wj_param p_top_level[] = {
+    {"BODY", WJ_ARG_DOCUMENT, "body", "body"},
+    {"NAME", WJ_ARG_NAME, "name", "name"},
+    {"VALUE", WJ_ARG_VALUE, "value", "value"}};
+static const wj_param p_tool_schemas[] = {
+    {"BODY", WJ_ARG_DOCUMENT, "body", "body"},
+    {"PATH", WJ_ARG_NAMES, "path", "path"}};
+static const wj_param p_prompt[] = {
+    {"BODY", WJ_ARG_DOCUMENT, "body", "body"},
+    {"mode", WJ_ARG_WORD, "mode", "mode"}};
+static const wj_param p_common[] = {{"a", WJ_ARG_DIGESTS, "a", "a"},
+                                    {"b", WJ_ARG_DIGESTS, "b", "b"}};
+static const wj_param p_encode[] = {
+    {"BODY", WJ_ARG_DOCUMENT, "body", "body"},
+    {"TEXTS", WJ_ARG_TEXTS, "texts", "texts"}};
 
 #define PARAMS(p) p, sizeof p / sizeof *p
 #define NO_PARAMS NULL, 0
@@ -362,70 +372,115 @@ static const wj_function table[] = {
     {"wire_json", PARAMS(p_wire), WJ_RESULT_JSON,
      EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
      "the wire rendering: compact, sorted, a schema's properties in the "
-     "order of its required array", call_wire_json},
+     "order of its required array", call_wire_json,
+     "The wire rendering: compact, members sorted by code point, a\n"
+     "JSON Schema's properties in the order of its required; the\n"
+     "top-level members named as data members are data (sorted,\n"
+     "never read as schema)."},
     {"wire_json_sorted", PARAMS(p_doc), WJ_RESULT_JSON,
      EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
      "the wire rendering with every object sorted, no schema rule",
-     call_wire_json_sorted},
+     call_wire_json_sorted,
+     "The wire rendering with every object sorted (no property-map\n"
+     "rule)."},
     {"canonical_json", PARAMS(p_doc), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
-     "RFC 8785 canonical JSON, the identity key", call_canonical_json},
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT | WJ_FN_DOUBLES,
+     "RFC 8785 canonical JSON, the identity key", call_canonical_json,
+     "The canonical rendering, RFC 8785 (JCS): the identity key."},
     {"data_digest", PARAMS(p_doc), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
-     "SHA-256 of the canonical JSON, 64 hex characters", call_data_digest},
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
+     "SHA-256 of the canonical JSON, 64 hex characters", call_data_digest,
+     "SHA-256 of canonical_json(doc), 64 lowercase hex characters."},
     {"message_digest", PARAMS(p_message), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
      "digest of a chat message without its null members, extra and the "
-     "members named", call_message_digest},
+     "members named", call_message_digest,
+     "The digest of a chat message (a JSON object) without its null\n"
+     "members, without extra and without the members named."},
     {"messages_digest", PARAMS(p_messages), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT,
+     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
      "digest of a conversation: SHA-256 of its messages' digests in order",
-     call_messages_digest},
+     call_messages_digest,
+     "SHA-256 of the message_digest hex strings of the array's\n"
+     "messages, in order."},
     {"messages_digest_agg", PARAMS(p_agg), WJ_RESULT_DIGEST,
-     WJ_FN_SQL | WJ_FN_AGGREGATE,
+     WJ_FN_SQL | WJ_FN_AGGREGATE | WJ_FN_DOUBLES,
      "messages_digest of the rows' messages in order; as a window function, "
-     "the prefix digest", NULL},
+     "the prefix digest", NULL,
+     "messages_digest of the rows' messages in order; as a window\n"
+     "function, the digest of each prefix."},
     {"canonical_arguments", PARAMS(p_arguments), WJ_RESULT_TEXT,
      EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
      "a tool call's arguments as canonical JSON, or unchanged when they do "
-     "not parse", call_canonical_arguments},
+     "not parse", call_canonical_arguments,
+     "canonical_json(text) when it succeeds, else text unchanged (a\n"
+     "tool call's arguments as models emit them)."},
     {"with_top_level", PARAMS(p_top_level), WJ_RESULT_BODY,
      EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_RAW_INPUT,
      "the body with every top-level member NAME set to VALUE, no other byte "
-     "changed", call_with_top_level},
+     "changed", call_with_top_level,
+     "body with the value of every top-level member called name\n"
+     "(after decoding escapes, under simple case folding) replaced\n"
+     "by value, every other byte unchanged; None when body is not an\n"
+     "object or holds no such member (or name is None).  value is a\n"
+     "Python value: a str becomes a JSON string, a Fragment is\n"
+     "spliced as it is, None is null."},
     {"tool_schemas", PARAMS(p_tool_schemas), WJ_RESULT_TEXTS,
      EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_NAMES_GIVEN |
          WJ_FN_JQ_RAW_INPUT,
      "each tool's value at PATH, as the exact text the client sent",
-     call_tool_schemas},
+     call_tool_schemas,
+     "For each element of body's top-level tools array, the exact\n"
+     "text found by following the member names of path (None for a\n"
+     "tool without one), as a list; None when body has no top-level\n"
+     "tools array."},
     {"encode_with_schemas", PARAMS(p_encode), WJ_RESULT_JSON,
      EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_RAW_INPUT,
      "the body in the wire rendering, tools spelled as models saw them",
-     call_encode_with_schemas},
+     call_encode_with_schemas,
+     "body in the wire rendering (data member messages) with its\n"
+     "tools spelled the way function-calling models have seen them,\n"
+     "each parameters written as the text in texts when it still\n"
+     "says the same.  texts is JSON text or a list of str/None, as\n"
+     "tool_schemas gives; None when the tools cannot be spelled."},
     {"wirejson_error", PARAMS(p_doc), WJ_RESULT_TEXT,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_STRING_INPUT,
-     "NULL for valid input, else the error message", call_wirejson_error},
+     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_STRING_INPUT | WJ_FN_VERDICT,
+     "NULL for valid input, else the error message", call_wirejson_error,
+     "None when doc is valid input, else the error message (without\n"
+     "a function name)."},
     {"wirejson_error_position", PARAMS(p_doc), WJ_RESULT_INTEGER,
-     NOT_JQ | WJ_FN_MAY_BE_NULL,
+     NOT_JQ | WJ_FN_MAY_BE_NULL | WJ_FN_VERDICT,
      "NULL for valid input, else the 0-based byte offset of the error",
-     call_wirejson_error_position},
+     call_wirejson_error_position,
+     "None when doc is valid input, else the 0-based byte offset of\n"
+     "the error."},
     {"wirejson_version", NO_PARAMS, WJ_RESULT_TEXT,
      WJ_FN_SQL | WJ_FN_CLI | WJ_FN_STABLE,
-     "the library version", call_version},
+     "the library version", call_version,
+     "The version of the wirejson library."},
     {"prefix_digests", PARAMS(p_messages), WJ_RESULT_DIGESTS,
      WJ_FN_DUCKDB | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI,
      "the messages_digest of every prefix of a conversation",
-     call_prefix_digests},
+     call_prefix_digests,
+     "A list of the messages_digest of each prefix of the array of\n"
+     "messages doc (element k: of the first k+1 messages), in linear\n"
+     "time."},
     {"prompt_prefix_digests", PARAMS(p_prompt), WJ_RESULT_DIGESTS,
      EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
      "the prompt-cache prefix digests of a request body: one per element, "
-     "in mode sent, canonical or tools_set", call_prompt_prefix_digests},
+     "in mode sent, canonical or tools_set", call_prompt_prefix_digests,
+     "A list of the prompt-cache prefix digests of the request body:\n"
+     "one per element (model, tools and response format; system; each\n"
+     "message), in mode sent (the default), canonical or tools_set."},
     {"common_prefix_length", PARAMS(p_common), WJ_RESULT_INTEGER,
      EVERYWHERE,
      "the number of leading entries two arrays of prefix digests share",
-     call_common_prefix_length},
+     call_common_prefix_length,
+     "The number of leading entries the arrays of prefix digests a\n"
+     "and b share (a list or JSON text each)."},
     {"version", NO_PARAMS, WJ_RESULT_TEXT, WJ_FN_PYTHON | WJ_FN_STABLE,
-     "the library version", call_version},
+     "the library version", call_version,
+     "The version of the wirejson library."},
 };
 /* clang-format on */
 

@@ -38,7 +38,7 @@ extern "C" {
  * package, wj_version(), wirejson_version() and wirejq --version all follow.
  */
 #define WJ_VERSION_MAJOR 0
-#define WJ_VERSION_MINOR 2
+#define WJ_VERSION_MINOR 3
 #define WJ_VERSION_PATCH 0
 #define WJ_VERSION_STR_(x) #x
 #define WJ_VERSION_STR(x) WJ_VERSION_STR_(x)
@@ -542,10 +542,19 @@ typedef enum wj_result_kind {
 #define WJ_FN_COMPACT     0x4000u /* the result is a rendering: no whitespace
                                      outside strings, so never a line break
                                      (the command line need not look for one) */
+#define WJ_FN_DOUBLES     0x8000u /* reads a document's numbers only as
+                                     doubles (the canonical rendering and its
+                                     digests): a host may hand any spelling
+                                     of the same doubles */
+#define WJ_FN_VERDICT     0x10000u /* the result is a verdict on the
+                                      document's text (its error): a host
+                                      hands the text as it came */
 
 typedef struct wj_param {
     const char *name; /* as the docs call it: "X", "data_member", "texts" */
     wj_arg_kind kind;
+    const char *sql; /* as PostgreSQL's install script names it: "doc" */
+    const char *py;  /* as Python's stub and wirejq's $arguments name it */
 } wj_param;
 
 /* An argument: JSON text, text or a name; ptr NULL is SQL NULL. */
@@ -580,6 +589,9 @@ struct wj_function {
      * aggregate. */
     wj_code (*call)(const wj_arg *args, const wj_name *names, size_t n_names,
                     const wj_alloc *alloc, wj_result *res, wj_error *err);
+    /* The help paragraph: what the result is, in the words of the Python
+     * module's docstrings (None for a NULL result), which are made of it. */
+    const char *doc;
 };
 
 /* The table, in the order the docs list it, and its length in *n. */

@@ -5,7 +5,7 @@
  * registered in one loop, the scalars with one callback that converts the
  * arguments by the row's parameter kinds, runs wj_function_call and sets
  * the result by the row's result kind.  The aggregate's callbacks are in
- * messages_agg.c.
+ * sqlite_aggregate.c.
  *
  *   .load ./build/wirejson        -- sqlite3 shell
  *   SELECT wire_json('{"b":1,"a":2}');                 -- {"a":2,"b":1}
@@ -15,7 +15,7 @@
  * indexes, generated columns, CHECK constraints and views under
  * PRAGMA trusted_schema=OFF.
  */
-#include "ext.h"
+#include "sqlite_ext.h"
 
 #include <string.h>
 
@@ -210,7 +210,7 @@ static int sqlite_flags(const wj_function *fn)
 }
 
 /* Registers one row, once for each number of arguments it takes (any
- * number: once); an aggregate gets messages_agg.c's callbacks, the only
+ * number: once); an aggregate gets sqlite_aggregate.c's callbacks, the only
  * aggregate there is. */
 static int register_function(sqlite3 *db, const wj_function *fn)
 {

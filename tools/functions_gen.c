@@ -10,6 +10,9 @@
  *   functions_gen SRC OUT   reads each file under SRC, writes it with its
  *                           generated part made again under OUT (OUT may be
  *                           SRC), and prints the files' paths
+ *   functions_gen --rows    prints each row: its name, then where it is
+ *                           (s p d y j c: SQLite, PostgreSQL, DuckDB,
+ *                           Python, wirejq, command line; a: an aggregate)
  *
  * The surface test writes them into the build folder and compares;
  * `cmake --build build --target regenerate-functions` writes them into the
@@ -49,6 +52,10 @@ static void put(buf *b, const char *fmt, ...)
     va_end(ap);
     b->len += (size_t)n;
 }
+
+static char *read_all(const char *path, size_t *len);
+/* postgres/test/sql/catalog.sql under SRC, whose echo catalog.out holds. */
+static char catalog_sql[4096];
 
 /* --------------------------------------------------------- the table */
 
@@ -121,28 +128,9 @@ static void jq_arities(const wj_function *fn, int *lo, int *hi)
               : rest;
 }
 
-/* How jq programs and the Python stub name a parameter after the first. */
-static const char *jq_arg_name_of(const wj_param *param)
-{
-    const char *p = param->name;
-    if (strcmp(p, "data_member") == 0)
-        return "data_members";
-    if (strcmp(p, "ignored_member") == 0)
-        return "ignored";
-    if (strcmp(p, "PATH") == 0)
-        return "path";
-    if (strcmp(p, "NAME") == 0)
-        return "name";
-    if (strcmp(p, "VALUE") == 0)
-        return "value";
-    if (strcmp(p, "TEXTS") == 0)
-        return "texts";
-    return p;
-}
-
 static const char *jq_arg_name(const wj_function *fn, size_t k)
 {
-    return jq_arg_name_of(&fn->params[k]);
+    return fn->params[k].py;
 }
 
 static void jq_form(buf *b, const wj_function *fn, const char *suffix,
@@ -282,24 +270,21 @@ static void jq_module(buf *b)
 }
 
 /* Python: how the stub names a parameter, and its type. */
-static void py_param(buf *b, const wj_param *p, size_t k)
+static void py_param(buf *b, const wj_param *p)
 {
     switch (p->kind) {
     case WJ_ARG_DOCUMENT:
-        put(b, "%s: Document", k == 0 && strcmp(p->name, "BODY") != 0
-                                   ? "doc" : "body");
-        return;
-    case WJ_ARG_TEXT: put(b, "text: Document"); return;
-    case WJ_ARG_NAME: put(b, "name: Name"); return;
-    case WJ_ARG_VALUE: put(b, "value: Value"); return;
+    case WJ_ARG_TEXT: put(b, "%s: Document", p->py); return;
+    case WJ_ARG_NAME: put(b, "%s: Name", p->py); return;
+    case WJ_ARG_VALUE: put(b, "%s: Value", p->py); return;
     case WJ_ARG_TEXTS:
-        put(b, "texts: Union[str, bytes, Sequence[Optional[str]]]");
+        put(b, "%s: Union[str, bytes, Sequence[Optional[str]]]", p->py);
         return;
-    case WJ_ARG_NAMES: put(b, "*%s: Name", jq_arg_name_of(p)); return;
+    case WJ_ARG_NAMES: put(b, "*%s: Name", p->py); return;
     case WJ_ARG_DIGESTS:
-        put(b, "%s: Union[str, bytes, Sequence[str]]", p->name);
+        put(b, "%s: Union[str, bytes, Sequence[str]]", p->py);
         return;
-    case WJ_ARG_WORD: put(b, "%s: str = ...", p->name); return;
+    case WJ_ARG_WORD: put(b, "%s: str = ...", p->py); return;
     }
 }
 
@@ -318,7 +303,7 @@ static void pyi(buf *b)
                       fn->params[i].kind == WJ_ARG_WORD))
                 put(b, ", /");
             put(b, "%s", i ? ", " : "");
-            py_param(b, &fn->params[i], i);
+            py_param(b, &fn->params[i]);
         }
         if (fn->n_params && !has_names(fn) && !has_word(fn))
             put(b, ", /");
@@ -351,16 +336,15 @@ static void pyi_arrow(buf *b)
         for (i = 1; i < fn->n_params; i++) {
             const wj_param *p = &fn->params[i];
             if (p->kind == WJ_ARG_NAMES)
-                put(b, ", *%s: Name", jq_arg_name_of(p));
+                put(b, ", *%s: Name", p->py);
             else if (p->kind == WJ_ARG_NAME)
-                put(b, ", name: Name");
+                put(b, ", %s: Name", p->py);
             else if (p->kind == WJ_ARG_WORD)
-                put(b, ", %s: str = ...", p->name);
+                put(b, ", %s: str = ...", p->py);
             else if (p->kind == WJ_ARG_DIGESTS)
-                put(b, ", %s: Union[Column, Sequence[str], str]", p->name);
+                put(b, ", %s: Union[Column, Sequence[str], str]", p->py);
             else
-                put(b, ", %s: Union[Column, Any]",
-                    p->kind == WJ_ARG_VALUE ? "value" : "texts");
+                put(b, ", %s: Union[Column, Any]", p->py);
         }
         switch (fn->result) {
         case WJ_RESULT_INTEGER: type = "int64"; break;
@@ -373,24 +357,7 @@ static void pyi_arrow(buf *b)
     }
 }
 
-/* PostgreSQL: parameter names and types of the install script. */
-static const char *pg_name(const wj_param *p)
-{
-    static const char *const names[][2] = {
-        {"X", "doc"},          {"M", "message"},
-        {"A", "messages"},     {"T", "arguments"},
-        {"BODY", "body"},      {"NAME", "name"},
-        {"VALUE", "value"},    {"TEXTS", "texts"},
-        {"data_member", "data_members"},
-        {"ignored_member", "ignored_members"},
-        {"PATH", "path"}};
-    size_t k;
-    for (k = 0; k < sizeof names / sizeof *names; k++)
-        if (strcmp(names[k][0], p->name) == 0)
-            return names[k][1];
-    return p->name;
-}
-
+/* PostgreSQL: the types of the install script's parameters. */
 static const char *const doc_types[] = {"text", "json", "jsonb", NULL};
 static const char *const name_types[] = {"text", NULL};
 static const char *const value_types[] = {
@@ -409,6 +376,17 @@ static const char *pg_result(const wj_function *fn)
     return fn->result == WJ_RESULT_INTEGER ? "integer"
            : fn->result == WJ_RESULT_TEXTS ? "json"
                                            : "text";
+}
+
+/* The C symbol of fn's entry point is this prefix and its name. */
+static const char *pg_symbol_prefix(const wj_function *fn)
+{
+    return strncmp(fn->name, "wirejson_", 9) == 0 ? "" : "wirejson_";
+}
+
+static int pg_scalar(const wj_function *fn)
+{
+    return (fn->flags & WJ_FN_POSTGRES) && !(fn->flags & WJ_FN_AGGREGATE);
 }
 
 /* Every overload of fn: the product of its parameters' types. */
@@ -432,16 +410,16 @@ static void pg_overloads(buf *b, const wj_function *fn, size_t k,
     for (i = 0; i < fn->n_params; i++) {
         if (fn->params[i].kind == WJ_ARG_NAMES)
             put(b, "%sVARIADIC %s text[] DEFAULT '{}'", i ? ", " : "",
-                pg_name(&fn->params[i]));
+                fn->params[i].sql);
         else if (fn->params[i].kind == WJ_ARG_WORD)
             put(b, "%s%s text DEFAULT 'sent'", i ? ", " : "",
-                pg_name(&fn->params[i]));
+                fn->params[i].sql);
         else
-            put(b, "%s%s %s", i ? ", " : "", pg_name(&fn->params[i]),
+            put(b, "%s%s %s", i ? ", " : "", fn->params[i].sql,
                 chosen[i]);
     }
     put(b, ") RETURNS %s\n    AS 'MODULE_PATHNAME', '%s%s'\n", pg_result(fn),
-        strncmp(fn->name, "wirejson_", 9) == 0 ? "" : "wirejson_", fn->name);
+        pg_symbol_prefix(fn), fn->name);
     put(b, "    LANGUAGE C %s STRICT PARALLEL SAFE;\n",
         fn->flags & WJ_FN_STABLE ? "STABLE" : "IMMUTABLE");
 }
@@ -451,8 +429,7 @@ static void postgres_sql(buf *b)
     size_t k;
     const char *chosen[8];
     for (k = 0; k < n_table; k++)
-        if ((table[k].flags & WJ_FN_POSTGRES) &&
-            !(table[k].flags & WJ_FN_AGGREGATE))
+        if (pg_scalar(&table[k]))
             pg_overloads(b, &table[k], 0, chosen);
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
@@ -462,7 +439,7 @@ static void postgres_sql(buf *b)
         put(b, "\n-- %s(%s):\n-- %s.\n-- The support functions take "
                "internal and so cannot be STRICT: they skip\n-- NULL rows "
                "themselves.\n\n",
-            fn->name, pg_name(&fn->params[0]), fn->summary);
+            fn->name, fn->params[0].sql, fn->summary);
         put(b, "CREATE FUNCTION wirejson_agg_final(internal) RETURNS text\n"
                "    AS 'MODULE_PATHNAME', 'wirejson_agg_final'\n"
                "    LANGUAGE C IMMUTABLE PARALLEL SAFE;\n");
@@ -480,9 +457,248 @@ static void postgres_sql(buf *b)
                    "    MSFUNC = wirejson_agg_step, MSTYPE = internal,\n"
                    "    MINVFUNC = wirejson_agg_inverse, MFINALFUNC = "
                    "wirejson_agg_final,\n    PARALLEL = SAFE\n);\n",
-                fn->name, pg_name(&fn->params[0]), *t);
+                fn->name, fn->params[0].sql, *t);
         }
     }
+}
+
+/* PostgreSQL: the entry point of each scalar function, which the install
+ * script names (postgres/src/pg_functions.c defines ENTRY). */
+static void pg_entries(buf *b)
+{
+    size_t k;
+    put(b, "/* SPDX-License-Identifier: MIT */\n"
+           "/* Generated from the table of functions (core/functions.c) by "
+           "tools/functions_gen.c;\n * do not edit.  Regenerate: cmake "
+           "--build build --target regenerate-functions */\n");
+    for (k = 0; k < n_table; k++)
+        if (pg_scalar(&table[k]))
+            put(b, "ENTRY(%s%s, \"%s\")\n", pg_symbol_prefix(&table[k]),
+                table[k].name, table[k].name);
+}
+
+/* PostgreSQL: one row of the catalog listing (postgres/test/sql/catalog.sql). */
+typedef struct pg_row {
+    char function[160];
+    const char *returns, *vol, *strict, *kind;
+} pg_row;
+
+static pg_row pg_rows[512];
+static size_t n_pg_rows;
+
+static void pg_row_add(const char *function, const char *returns,
+                       const char *vol, const char *strict, const char *kind)
+{
+    pg_row *r = &pg_rows[n_pg_rows++];
+    if (n_pg_rows > sizeof pg_rows / sizeof *pg_rows)
+        abort();
+    snprintf(r->function, sizeof r->function, "%s", function);
+    r->returns = returns;
+    r->vol = vol;
+    r->strict = strict;
+    r->kind = kind;
+}
+
+/* Every overload of the scalar function fn, as regprocedure writes it. */
+static void pg_listed(const wj_function *fn, size_t k, buf *sig)
+{
+    size_t at = sig->len;
+    if (k == fn->n_params) {
+        put(sig, ")");
+        pg_row_add(sig->p, pg_result(fn),
+                   fn->flags & WJ_FN_STABLE ? "s" : "i", "t", "f");
+    } else if (fn->params[k].kind == WJ_ARG_NAMES ||
+               fn->params[k].kind == WJ_ARG_WORD) {
+        put(sig, "%s%s", k ? "," : "",
+            fn->params[k].kind == WJ_ARG_NAMES ? "text[]" : "text");
+        pg_listed(fn, k + 1, sig);
+    } else {
+        const char *const *t;
+        for (t = pg_types(fn->params[k].kind); *t; t++) {
+            put(sig, "%s%s", k ? "," : "", *t);
+            pg_listed(fn, k + 1, sig);
+            sig->len = at;
+            sig->p[at] = '\0';
+        }
+    }
+    sig->len = at;
+    sig->p[at] = '\0';
+}
+
+static int pg_row_order(const void *x, const void *y)
+{
+    const pg_row *a = x, *b = y;
+    size_t la = strcspn(a->function, "("), lb = strcspn(b->function, "(");
+    int c = memcmp(a->function, b->function, la < lb ? la : lb);
+    if (c == 0 && la != lb)
+        return la < lb ? -1 : 1;
+    return c ? c : strcmp(a->function, b->function);
+}
+
+/* psql's aligned cell: text left aligned, a header centred. */
+static void cell(buf *b, const char *text, size_t width, int header,
+                 int last)
+{
+    size_t len = strlen(text), pad = width - len,
+           left = header ? pad / 2 : 0;
+    put(b, " %*s%s", (int)left, "", text);
+    if (!last || header)
+        put(b, "%*s ", (int)(pad - left), "");
+}
+
+/* PostgreSQL: what catalog.sql gives, every object the install script
+ * makes: catalog.sql's text, as pg_regress echoes it, then the listing. */
+static void pg_catalog(buf *b)
+{
+    static const char *const heads[] = {"function", "returns", "vol",
+                                        "strict", "par", "kind"};
+    size_t width[6], k, c, len;
+    buf sig = {0};
+    char *sql = read_all(catalog_sql, &len);
+    if (!sql) {
+        fprintf(stderr, "functions_gen: cannot read %s\n", catalog_sql);
+        exit(1);
+    }
+    put(b, "%s", sql);
+    free(sql);
+    n_pg_rows = 0;
+    for (k = 0; k < n_table; k++) {
+        const wj_function *fn = &table[k];
+        const char *const *t;
+        char f[160];
+        if (pg_scalar(fn)) {
+            sig.len = 0;
+            put(&sig, "%s(", fn->name);
+            pg_listed(fn, 0, &sig);
+        }
+        if (!(fn->flags & WJ_FN_POSTGRES) || !(fn->flags & WJ_FN_AGGREGATE))
+            continue;
+        pg_row_add("wirejson_agg_final(internal)", "text", "i", "f", "f");
+        for (t = doc_types; *t; t++) {
+            snprintf(f, sizeof f, "%s(%s)", fn->name, *t);
+            pg_row_add(f, "text", "i", "f", "a");
+            snprintf(f, sizeof f, "wirejson_agg_step(internal,%s)", *t);
+            pg_row_add(f, "internal", "i", "f", "f");
+            snprintf(f, sizeof f, "wirejson_agg_inverse(internal,%s)", *t);
+            pg_row_add(f, "internal", "i", "f", "f");
+        }
+    }
+    free(sig.p);
+    qsort(pg_rows, n_pg_rows, sizeof *pg_rows, pg_row_order);
+    for (c = 0; c < 6; c++)
+        width[c] = strlen(heads[c]);
+    for (k = 0; k < n_pg_rows; k++) {
+        const char *v[6] = {pg_rows[k].function, pg_rows[k].returns,
+                            pg_rows[k].vol, pg_rows[k].strict, "s",
+                            pg_rows[k].kind};
+        for (c = 0; c < 6; c++)
+            if (strlen(v[c]) > width[c])
+                width[c] = strlen(v[c]);
+    }
+    for (c = 0; c < 6; c++) {
+        put(b, "%s", c ? "|" : "");
+        cell(b, heads[c], width[c], 1, c == 5);
+    }
+    put(b, "\n");
+    for (c = 0; c < 6; c++) {
+        size_t i;
+        put(b, "%s", c ? "+" : "");
+        for (i = 0; i < width[c] + 2; i++)
+            put(b, "-");
+    }
+    put(b, "\n");
+    for (k = 0; k < n_pg_rows; k++) {
+        const char *v[6] = {pg_rows[k].function, pg_rows[k].returns,
+                            pg_rows[k].vol, pg_rows[k].strict, "s",
+                            pg_rows[k].kind};
+        for (c = 0; c < 6; c++) {
+            put(b, "%s", c ? "|" : "");
+            cell(b, v[c], width[c], 0, c == 5);
+        }
+        put(b, "\n");
+    }
+    put(b, "(%zu rows)\n\n", n_pg_rows);
+}
+
+/* Python: the functions the package exports, sorted by name with the
+ * module's classes. */
+static int by_name(const void *x, const void *y)
+{
+    return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+static void py_init(buf *b)
+{
+    const char *names[128];
+    size_t n = 0, k;
+    names[n++] = "Conversation";
+    names[n++] = "Error";
+    names[n++] = "Fragment";
+    for (k = 0; k < n_table && n < sizeof names / sizeof *names; k++)
+        if ((table[k].flags & WJ_FN_PYTHON) && table[k].call)
+            names[n++] = table[k].name;
+    qsort(names, n, sizeof *names, by_name);
+    put(b, "from ._wirejson import (\n");
+    for (k = 0; k < n; k++)
+        put(b, "    %s,\n", names[k]);
+    put(b, ")\n\n__all__ = [\n");
+    for (k = 0; k < n; k++)
+        put(b, "    \"%s\",\n", names[k]);
+    put(b, "]\n");
+}
+
+/* A C string literal of text, one source line a line of text. */
+static void c_string(buf *b, const char *text)
+{
+    put(b, "     \"");
+    for (; *text; text++) {
+        if (*text == '\n')
+            put(b, "\\n\"\n     \"");
+        else if (*text == '"' || *text == '\\')
+            put(b, "\\%c", *text);
+        else
+            put(b, "%c", *text);
+    }
+    put(b, "\"");
+}
+
+/* Python: each function's docstring, its text signature first (CPython
+ * reads "NAME(...)\n--\n\n"); a function whose first parameter is a doc
+ * gets WJPY_DOC_NOTE (what a document may be), defined by the includer. */
+static void py_docstrings(buf *b)
+{
+    size_t k, i;
+    put(b, "/* SPDX-License-Identifier: MIT */\n"
+           "/* Generated from the table of functions (core/functions.c) by "
+           "tools/functions_gen.c;\n * do not edit.  Regenerate: cmake "
+           "--build build --target regenerate-functions */\n"
+           "static const struct wjpy_docstring {\n"
+           "    const char *name, *doc;\n"
+           "} wjpy_docstrings[] = {\n");
+    for (k = 0; k < n_table; k++) {
+        const wj_function *fn = &table[k];
+        buf d = {0};
+        if (!(fn->flags & WJ_FN_PYTHON) || !fn->call)
+            continue;
+        put(&d, "%s(", fn->name);
+        for (i = 0; i < fn->n_params; i++) {
+            const wj_param *p = &fn->params[i];
+            if (i && (p->kind == WJ_ARG_NAMES || p->kind == WJ_ARG_WORD))
+                put(&d, ", /");
+            put(&d, "%s%s%s%s", i ? ", " : "",
+                p->kind == WJ_ARG_NAMES ? "*" : "", p->py,
+                p->kind == WJ_ARG_WORD ? "='sent'" : "");
+        }
+        if (fn->n_params && !has_names(fn) && !has_word(fn))
+            put(&d, ", /");
+        put(&d, ")\n--\n\n%s", fn->doc ? fn->doc : fn->summary);
+        put(b, "    {\"%s\",\n", fn->name);
+        c_string(b, d.p);
+        put(b, "%s},\n", fn->n_params && strcmp(fn->params[0].py, "doc") == 0
+                             ? " WJPY_DOC_NOTE" : "");
+        free(d.p);
+    }
+    put(b, "};\n");
 }
 
 static void surface_txt(buf *b)
@@ -572,8 +788,13 @@ static const target targets[] = {
     {"python/wirejson/__init__.pyi", "# " BEGIN_NOTE, "# END generated", pyi},
     {"python/wirejson/arrow.pyi", "# " BEGIN_NOTE, "# END generated",
      pyi_arrow},
-    {"postgres/sql/wirejson--0.2.0.sql", "-- " BEGIN_NOTE, "-- END generated",
+    {"postgres/sql/wirejson.sql", "-- " BEGIN_NOTE, "-- END generated",
      postgres_sql},
+    {"postgres/src/pg_entries.gen.c", NULL, NULL, pg_entries},
+    {"postgres/test/expected/catalog.out", NULL, NULL, pg_catalog},
+    {"python/wirejson/__init__.py", "# " BEGIN_NOTE, "# END generated",
+     py_init},
+    {"python/src/py_docstrings.gen.h", NULL, NULL, py_docstrings},
 };
 
 static char *read_all(const char *path, size_t *len)
@@ -646,14 +867,40 @@ static int emit(const char *src, const char *out, const target *t)
     return 0;
 }
 
+static void print_rows(void)
+{
+    static const struct {
+        unsigned flag;
+        char letter;
+    } where[] = {{WJ_FN_SQLITE, 's'}, {WJ_FN_POSTGRES, 'p'},
+                 {WJ_FN_DUCKDB, 'd'}, {WJ_FN_PYTHON, 'y'},
+                 {WJ_FN_JQ, 'j'},     {WJ_FN_CLI, 'c'},
+                 {WJ_FN_AGGREGATE, 'a'}};
+    size_t k, w;
+    for (k = 0; k < n_table; k++) {
+        printf("%s ", table[k].name);
+        for (w = 0; w < sizeof where / sizeof *where; w++)
+            if (table[k].flags & where[w].flag)
+                putchar(where[w].letter);
+        putchar('\n');
+    }
+}
+
 int main(int argc, char **argv)
 {
     size_t k;
+    if (argc == 2 && strcmp(argv[1], "--rows") == 0) {
+        table = wj_functions(&n_table);
+        print_rows();
+        return 0;
+    }
     if (argc != 3) {
-        fprintf(stderr, "usage: functions_gen SRC OUT\n");
+        fprintf(stderr, "usage: functions_gen SRC OUT | --rows\n");
         return 2;
     }
     table = wj_functions(&n_table);
+    snprintf(catalog_sql, sizeof catalog_sql, "%s/postgres/test/sql/catalog.sql",
+             argv[1]);
     for (k = 0; k < sizeof targets / sizeof *targets; k++)
         if (emit(argv[1], argv[2], &targets[k]) != 0)
             return 1;

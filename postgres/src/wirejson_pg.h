@@ -18,7 +18,7 @@
 /* The helpers below are the module's own, not exported. */
 #pragma GCC visibility push(hidden)
 
-/* ------------------------------------------------------------ alloc.c */
+/* ------------------------------------------------------------ pg_alloc.c */
 
 /*
  * A wj_alloc over palloc/repalloc/pfree in the memory context ctx (NULL:
@@ -33,7 +33,7 @@ void wjpg_alloc_init(wj_alloc *alloc, MemoryContext ctx);
 /* The allocator of every call: CurrentMemoryContext. */
 extern const wj_alloc wjpg_current_alloc;
 
-/* ------------------------------------------------------------- args.c */
+/* ----------------------------------------------------------- pg_args.c */
 
 /* What a call keeps between rows (in fn_extra): the declared argument types
  * of the SQL function and a JSON writer for each jsonb argument. */
@@ -89,7 +89,7 @@ void wjpg_arg_value(FunctionCallInfo fcinfo, int argno, const char *func,
 bool wjpg_arg_jsonb_string(FunctionCallInfo fcinfo, int argno,
                            const char **text, size_t *len);
 
-/* ----------------------------------------------------------- errors.c */
+/* --------------------------------------------------------- pg_errors.c */
 
 /* Raises rc (not WJ_OK) as an ERROR of the SQL function func: the message is
  * wj_error_format's, word for word the SQLite one, and the SQLSTATE says the

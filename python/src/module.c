@@ -43,86 +43,27 @@ typedef enum py_special {
 } py_special;
 
 /* A document is JSON text (str, bytes, a buffer of single bytes) or a
- * Python value. */
-#define DOC_NOTE                                                               \
+ * Python value: said after the docstring of each function that takes one. */
+#define WJPY_DOC_NOTE                                                          \
     "\n\ndoc is JSON text (str, bytes, bytearray, or a memoryview or array\n"  \
     "of format B, b or c, taken whole) or a Python value (dict with str\n"     \
     "keys, list, tuple, str, int, float, bool, None, numpy's bool_,\n"         \
     "integer and floating scalars, wirejson.Fragment).  Raises\n"              \
     "wirejson.Error with the SQL message."
 
-/* The Python face of the rows with WJ_FN_PYTHON: docstring (with its
- * signature) and special path, by name.  A row not named here still becomes
- * a function, documented by its summary. */
+/* Each function's docstring, made from its row. */
+#include "py_docstrings.gen.h"
+
+/* The functions with a path of their own for Python values.  Every other
+ * row with WJ_FN_PYTHON takes the generic path. */
 static const struct py_face {
     const char *name;
     py_special special;
-    const char *doc;
 } faces[] = {
-    {"wire_json", PY_GENERIC,
-     "wire_json(doc, /, *data_members)\n--\n\n"
-     "The wire rendering: compact, members sorted by code point, a\n"
-     "JSON Schema's properties in the order of its required; the\n"
-     "top-level members named as data members are data (sorted,\n"
-     "never read as schema)." DOC_NOTE},
-    {"wire_json_sorted", PY_GENERIC,
-     "wire_json_sorted(doc, /)\n--\n\n"
-     "The wire rendering with every object sorted (no property-map\n"
-     "rule)." DOC_NOTE},
-    {"canonical_json", PY_CANONICAL,
-     "canonical_json(doc, /)\n--\n\n"
-     "The canonical rendering, RFC 8785 (JCS): the identity key." DOC_NOTE},
-    {"data_digest", PY_DATA_DIGEST,
-     "data_digest(doc, /)\n--\n\n"
-     "SHA-256 of canonical_json(doc), 64 lowercase hex characters." DOC_NOTE},
-    {"message_digest", PY_GENERIC,
-     "message_digest(doc, /, *ignored)\n--\n\n"
-     "The digest of a chat message (a JSON object) without its null\n"
-     "members, without extra and without the members named." DOC_NOTE},
-    {"messages_digest", PY_GENERIC,
-     "messages_digest(doc, /)\n--\n\n"
-     "SHA-256 of the message_digest hex strings of the array's\n"
-     "messages, in order." DOC_NOTE},
-    {"prefix_digests", PY_GENERIC,
-     "prefix_digests(doc, /)\n--\n\n"
-     "A list of the messages_digest of each prefix of the array of\n"
-     "messages doc (element k: of the first k+1 messages), in linear\n"
-     "time." DOC_NOTE},
-    {"canonical_arguments", PY_GENERIC,
-     "canonical_arguments(text, /)\n--\n\n"
-     "canonical_json(text) when it succeeds, else text unchanged (a\n"
-     "tool call's arguments as models emit them)."},
-    {"with_top_level", PY_GENERIC,
-     "with_top_level(body, name, value, /)\n--\n\n"
-     "body with the value of every top-level member called name\n"
-     "(after decoding escapes, under simple case folding) replaced\n"
-     "by value, every other byte unchanged; None when body is not an\n"
-     "object or holds no such member (or name is None).  value is a\n"
-     "Python value: a str becomes a JSON string, a Fragment is\n"
-     "spliced as it is, None is null."},
-    {"tool_schemas", PY_GENERIC,
-     "tool_schemas(body, /, *path)\n--\n\n"
-     "For each element of body's top-level tools array, the exact\n"
-     "text found by following the member names of path (None for a\n"
-     "tool without one), as a list; None when body has no top-level\n"
-     "tools array."},
-    {"encode_with_schemas", PY_GENERIC,
-     "encode_with_schemas(body, texts, /)\n--\n\n"
-     "body in the wire rendering (data member messages) with its\n"
-     "tools spelled the way function-calling models have seen them,\n"
-     "each parameters written as the text in texts when it still\n"
-     "says the same.  texts is JSON text or a list of str/None, as\n"
-     "tool_schemas gives; None when the tools cannot be spelled."},
-    {"wirejson_error", PY_ERROR_TEXT,
-     "wirejson_error(doc, /)\n--\n\n"
-     "None when doc is valid input, else the error message (without\n"
-     "a function name)."},
-    {"wirejson_error_position", PY_ERROR_POSITION,
-     "wirejson_error_position(doc, /)\n--\n\n"
-     "None when doc is valid input, else the 0-based byte offset of\n"
-     "the error."},
-    {"version", PY_GENERIC,
-     "version()\n--\n\nThe version of the wirejson library."},
+    {"canonical_json", PY_CANONICAL},
+    {"data_digest", PY_DATA_DIGEST},
+    {"wirejson_error", PY_ERROR_TEXT},
+    {"wirejson_error_position", PY_ERROR_POSITION},
 };
 
 /* A function of the module: its row and its special path.  Each function
@@ -515,11 +456,12 @@ static int fill_defs(void)
             def->ml_flags = METH_FASTCALL | METH_KEYWORDS;
         }
         def->ml_doc = fn->summary;
+        for (f = 0; f < sizeof wjpy_docstrings / sizeof *wjpy_docstrings; f++)
+            if (strcmp(wjpy_docstrings[f].name, fn->name) == 0)
+                def->ml_doc = wjpy_docstrings[f].doc;
         for (f = 0; f < sizeof faces / sizeof *faces; f++)
-            if (strcmp(faces[f].name, fn->name) == 0) {
+            if (strcmp(faces[f].name, fn->name) == 0)
                 slot->special = faces[f].special;
-                def->ml_doc = faces[f].doc;
-            }
         n_defs++;
     }
     return 0;
@@ -555,7 +497,7 @@ static int add_functions(PyObject *m)
 
 /* ------------------------------------------------------------ the module */
 
-/* The dedup job's line reader (lines.c) and its tasks' memory (memory.c),
+/* The dedup job's line reader (lines.c) and its tasks' memory (py_memory.c),
  * like its Tally type (tally.c), outside the table: they are not functions
  * of the SQL surface. */
 static PyMethodDef dedup_defs[3];

@@ -7,11 +7,11 @@
  *
  *   convert.c       arguments in (documents, names), results out
  *   walker.c        Python values -> wj_writer calls; the Fragment type
- *   errors.c        wirejson.Error, and core errors raised as it
- *   conversation.c  the Conversation type (wj_conversation)
+ *   py_errors.c     wirejson.Error, and core errors raised as it
+ *   py_conversation.c the Conversation type (wj_conversation)
  *   lines.c         key_lines, the dedup job's reading of JSON Lines
  *   tally.c         the Tally type, the dedup job's map stage in C
- *   memory.c        keep_freed_memory, the dedup job's tasks' reuse of memory
+ *   py_memory.c     keep_freed_memory, the dedup job's tasks' reuse of memory
  *   module.c        the functions, their table, the module
  */
 #ifndef WIREJSON_WJPY_H
@@ -218,7 +218,7 @@ extern PyType_Spec wjpy_fragment_spec;
 /* The JSON text of a Fragment (borrowed from it). */
 void wjpy_fragment_text(PyObject *fragment, const char **ptr, size_t *len);
 
-/* -------------------------------------------------------------- errors.c */
+/* ----------------------------------------------------------- py_errors.c */
 
 /* Creates wirejson.Error (a ValueError with .offset and .code). */
 PyObject *wjpy_error_type_new(void);
@@ -241,7 +241,7 @@ PyObject *wjpy_raise_format(wjpy_state *st, wj_code rc, const char *format,
 /* The name the SQL functions give the document argument in messages. */
 #define WJPY_DOC_ARGUMENT "argument 1"
 
-/* -------------------------------------------------------- conversation.c */
+/* ----------------------------------------------------- py_conversation.c */
 
 extern PyType_Spec wjpy_conversation_spec;
 
@@ -290,7 +290,7 @@ int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
 /* The Tally type (tally.c), added to the module by module.c. */
 extern PyType_Spec wjpy_tally_spec;
 
-/* _wirejson.keep_freed_memory (memory.c), added like key_lines. */
+/* _wirejson.keep_freed_memory (py_memory.c), added like key_lines. */
 extern PyMethodDef wjpy_keep_freed_memory_def;
 
 #endif /* WIREJSON_WJPY_H */

@@ -39,6 +39,32 @@ else
   cat "$work/regress/regression.diffs" 2>/dev/null | head -200
 fi
 
+echo "== upgrade from 0.2.0"
+# An extension created at 0.2.0 (the script as it was) and updated must list
+# the same functions as one created now, at the library's version.
+cp "$here/wirejson--0.2.0.sql" "$inst$sharedir/extension/"
+psql_at() { "$bindir/psql" -X -q -A -t -v ON_ERROR_STOP=1 -h "$sock" -p "$port" -U "$db_user" -d "$@"; }
+listing=$(sed -n '/^SELECT/,$p' "$top/postgres/test/sql/catalog.sql")
+version_sql="SELECT extversion, extversion = wirejson_version() FROM pg_extension WHERE extname = 'wirejson'"
+if psql_at postgres -c "CREATE DATABASE wirejson_upgrade" -c "CREATE DATABASE wirejson_fresh" &&
+   psql_at wirejson_upgrade -c "CREATE EXTENSION wirejson VERSION '0.2.0'" >"$work/upgrade.log" 2>&1 &&
+   old=$(psql_at wirejson_upgrade -c "$listing") &&
+   psql_at wirejson_upgrade -c "ALTER EXTENSION wirejson UPDATE" >>"$work/upgrade.log" 2>&1 &&
+   psql_at wirejson_fresh -c "CREATE EXTENSION wirejson" >>"$work/upgrade.log" 2>&1 &&
+   upgraded=$(psql_at wirejson_upgrade -c "$listing" -c "$version_sql" \
+     -c "SELECT common_prefix_length('[\"a\",\"b\"]', '[\"a\",\"c\"]')") &&
+   fresh=$(psql_at wirejson_fresh -c "$listing" -c "$version_sql" -c "SELECT 1") &&
+   [ "$upgraded" = "$fresh" ] && [ "$old" != "$upgraded" ] &&
+   echo "$upgraded" | grep -qx "$(sed -n "s/^default_version = '\(.*\)'/\1/p" "$top/postgres/wirejson.control")|t"; then
+  echo "upgrade: $(echo "$old" | wc -l) functions at 0.2.0, $(echo "$fresh" | grep -c '(') after the update, as a fresh install"
+  passed=$((passed + 1))
+else
+  echo "upgrade from 0.2.0 FAILED" >&2
+  cat "$work/upgrade.log" >&2
+  diff <(echo "${upgraded:-}") <(echo "${fresh:-}") | head -40 >&2 || true
+  failed=$((failed + 1))
+fi
+
 echo "== check.py"
 set +e
 "$PYTHON" "$here/check.py" --host "$sock" --port "$port" --user "$db_user" \

@@ -72,10 +72,10 @@ def check_sqlite(build, table):
 
 
 def check_postgres(table):
-    path = os.path.join(ROOT, "postgres", "sql")
-    scripts = [f for f in os.listdir(path) if re.match(r"wirejson--[\d.]+\.sql$", f)]
-    text = "".join(open(os.path.join(path, f), encoding="utf-8").read()
-                   for f in scripts)
+    # the unversioned source of every version's install script
+    with open(os.path.join(ROOT, "postgres", "sql", "wirejson.sql"),
+              encoding="utf-8") as f:
+        text = f.read()
     have = {m.group(2): m.group(1) for m in re.finditer(
         r"CREATE (?:OR REPLACE )?(FUNCTION|AGGREGATE)\s+(\w+)\s*\(", text)}
     listed = set()

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * errors.c - wirejson.Error, a ValueError whose message is the SQL message
+ * py_errors.c - wirejson.Error, a ValueError whose message is the SQL message
  * word for word ("wire_json: malformed JSON at byte 17: expected ':' after
  * member name"), with .offset (the 0-based byte offset of an input error,
  * else None) and .code (the core's short name: "syntax", "utf8", "duplicate",

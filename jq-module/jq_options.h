@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli.h - wirejq's command line, read as the stock jq 1.6 reads its own.
+ * jq_options.h - wirejq's command line, read as the stock jq 1.6 reads its own.
  *
  * Same options, same stacking of short options ("-nr"), same first-wins
  * rule for repeated --arg names, same messages and exit status 2 for a
  * malformed command line.
  */
-#ifndef WIREJQ_CLI_H
-#define WIREJQ_CLI_H
+#ifndef WIREJQ_OPTIONS_H
+#define WIREJQ_OPTIONS_H
 
 #include <jq.h>
 
@@ -65,4 +65,4 @@ jv wirejq_realpath(jv path);
 /* Prints the short usage to stderr and exits with status 2. */
 void wirejq_usage_short(const wirejq_cli *cli);
 
-#endif /* WIREJQ_CLI_H */
+#endif /* WIREJQ_OPTIONS_H */

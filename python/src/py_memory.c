@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * memory.c - wirejson._wirejson.keep_freed_memory, which lets the dedup
+ * py_memory.c - wirejson._wirejson.keep_freed_memory, which lets the dedup
  * job's tasks (python/wirejson/dedup.py) reuse the memory they free.
  *
  * Dask's nanny starts each worker with MALLOC_TRIM_THRESHOLD_=65536 so that

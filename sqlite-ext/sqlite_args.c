@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.c - SQL values in, results and errors out: the conversions every
+ * sqlite_args.c - SQL values in, results and errors out: the conversions every
  * wirejson SQL function shares (docs/contract.md §8).
  */
-#include "ext.h"
+#include "sqlite_ext.h"
 
 #include <limits.h>
 

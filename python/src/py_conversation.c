@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conversation.c - wirejson.Conversation, the incremental messages_digest
+ * py_conversation.c - wirejson.Conversation, the incremental messages_digest
  * over the core's wj_conversation: append(message) is O(message), .digest
  * of the messages so far O(1), len() the number of messages.
  *

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * functions.c - the scalar SQL functions of the extension (docs/contract.md §8,
- * §13), made from the core's table of functions: each C symbol the install
- * script names is a thin entry point that hands its row to call_row, which
- * converts the arguments by the kinds of the row's parameters (args.c), calls
- * wj_function_call and returns its result or raises its error (errors.c).
+ * pg_functions.c - the scalar SQL functions of the extension (docs/contract.md
+ * §8, §13), made from the core's table of functions: each C symbol the
+ * install script names is a thin entry point (pg_entries.gen.c, generated
+ * from the table) that hands its row to call_row, which converts the
+ * arguments by the kinds of the row's parameters (pg_args.c), calls
+ * wj_function_call and returns its result or raises its error
+ * (pg_errors.c).
  *
  *   CREATE EXTENSION wirejson;
  *   SELECT wire_json('{"b":1,"a":2}');                        -- {"a":2,"b":1}
@@ -24,11 +26,9 @@ PG_MODULE_MAGIC;
  * WJPG_DOC_DOUBLES, the validation functions WJPG_DOC_VERDICT. */
 static wjpg_doc_mode doc_mode(const wj_function *fn)
 {
-    if (strcmp(fn->name, "wirejson_error") == 0 ||
-        strcmp(fn->name, "wirejson_error_position") == 0)
+    if (fn->flags & WJ_FN_VERDICT)
         return WJPG_DOC_VERDICT;
-    if (fn->result == WJ_RESULT_DIGEST ||
-        strcmp(fn->name, "canonical_json") == 0)
+    if (fn->flags & WJ_FN_DOUBLES)
         return WJPG_DOC_DOUBLES;
     return WJPG_DOC_AS_IS;
 }
@@ -161,18 +161,4 @@ static const wj_function *row(const wj_function **cached, const char *name)
         return call_row(fcinfo, row(&fn, name));                               \
     }
 
-ENTRY(wirejson_wire_json, "wire_json")
-ENTRY(wirejson_wire_json_sorted, "wire_json_sorted")
-ENTRY(wirejson_canonical_json, "canonical_json")
-ENTRY(wirejson_data_digest, "data_digest")
-ENTRY(wirejson_message_digest, "message_digest")
-ENTRY(wirejson_messages_digest, "messages_digest")
-ENTRY(wirejson_canonical_arguments, "canonical_arguments")
-ENTRY(wirejson_with_top_level, "with_top_level")
-ENTRY(wirejson_tool_schemas, "tool_schemas")
-ENTRY(wirejson_encode_with_schemas, "encode_with_schemas")
-ENTRY(wirejson_error, "wirejson_error")
-ENTRY(wirejson_error_position, "wirejson_error_position")
-ENTRY(wirejson_version, "wirejson_version")
-ENTRY(wirejson_prompt_prefix_digests, "prompt_prefix_digests")
-ENTRY(wirejson_common_prefix_length, "common_prefix_length")
+#include "pg_entries.gen.c"

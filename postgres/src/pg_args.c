@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.c - SQL arguments as the core's input: documents given as text, json
+ * pg_args.c - SQL arguments as the core's input: documents given as text, json
  * or jsonb, VARIADIC text[] names, and with_top_level's value.
  *
  * text and json are JSON text already: their bytes go to the core as they

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ext.h - what the SQL functions of the wirejson extension share: argument
+ * sqlite_ext.h - what the SQL functions of the wirejson extension share: argument
  * conversion, result and error reporting, and the aggregate's callbacks
  * that wirejson_ext.c registers from the table of functions.
  */
-#ifndef WIREJSON_EXT_H
-#define WIREJSON_EXT_H
+#ifndef WIREJSON_SQLITE_EXT_H
+#define WIREJSON_SQLITE_EXT_H
 
 #include "sqlite3ext.h"
 #include "wirejson.h"
@@ -76,7 +76,7 @@ const char *wirejson_func_name(sqlite3_context *ctx);
 int sqlite3_wirejson_init(sqlite3 *db, char **pzErrMsg,
                           const sqlite3_api_routines *pApi);
 
-/* messages_agg.c */
+/* sqlite_aggregate.c */
 void messagesDigestAggStep(sqlite3_context *ctx, int argc,
                            sqlite3_value **argv);
 void messagesDigestAggFinal(sqlite3_context *ctx);
@@ -84,4 +84,4 @@ void messagesDigestAggValue(sqlite3_context *ctx);
 void messagesDigestAggInverse(sqlite3_context *ctx, int argc,
                               sqlite3_value **argv);
 
-#endif /* WIREJSON_EXT_H */
+#endif /* WIREJSON_SQLITE_EXT_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * messages_agg.c - messages_digest_agg(M), the aggregate and window form of
+ * sqlite_aggregate.c - messages_digest_agg(M), the aggregate and window form of
  * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a window
  * frame, in order, SHA-256 of the concatenated message_digest hex strings of
  * the non-NULL rows.  No rows, or an empty frame, give SHA-256 of "".
@@ -12,7 +12,7 @@
  * that only grows costs O(1) per row; a sliding one rehashes the frame's
  * 64-byte digests after each drop, O(frame) per row.
  */
-#include "ext.h"
+#include "sqlite_ext.h"
 
 typedef struct agg_state {
     wj_conversation *conv; /* NULL until the first non-NULL row */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aggregate.c - messages_digest_agg(m), the aggregate and window form of
+ * pg_aggregate.c - messages_digest_agg(m), the aggregate and window form of
  * messages_digest (docs/contract.md §6, §8): over the rows of a group or of a
  * window frame, in order, SHA-256 of the concatenated message_digest hex
  * strings of the non-NULL rows; no rows, or an empty frame, give SHA-256 of "".
@@ -11,7 +11,7 @@
  * PRECEDING AND CURRENT ROW) FROM t;        -- sliding
  *
  * The state is the core's wj_conversation, allocated in the aggregate's
- * memory context through the palloc allocator (alloc.c), so PostgreSQL
+ * memory context through the palloc allocator (pg_alloc.c), so PostgreSQL
  * frees it with that context, also when the query fails.  The same step
  * function is the plain and the moving transition; the inverse drops the
  * oldest message, so a frame whose start moves does not start again from

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - wirejq: the jq command line, on libjq, with the wirejson builtins.
+ * wirejq_main.c - wirejq: the jq command line, on libjq, with the wirejson builtins.
  *
  * Behaves as the stock jq 1.6 built on the same libjq: same output, same
  * error output (with "wirejq" for "jq"), same exit status: 0; 1 or 4 with
@@ -19,7 +19,7 @@
 #include <jq.h>
 
 #include "bridge.h"
-#include "cli.h"
+#include "jq_options.h"
 #include "prelude.h"
 #include "run_tests.h"
 

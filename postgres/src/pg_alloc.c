@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * alloc.c - the core's allocator hook on PostgreSQL's memory contexts.
+ * pg_alloc.c - the core's allocator hook on PostgreSQL's memory contexts.
  *
  * Every buffer the core asks for comes from palloc in a memory context
  * (CurrentMemoryContext for a function call, the aggregate context for

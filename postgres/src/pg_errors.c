@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * errors.c - the core's errors as PostgreSQL ERRORs, and core results as
+ * pg_errors.c - the core's errors as PostgreSQL ERRORs, and core results as
  * text datums.
  *
  * The message is wj_error_format's with the SQL function's name, the same

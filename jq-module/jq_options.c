@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cli.c - parsing wirejq's arguments the way jq 1.6 parses its own.
+ * jq_options.c - parsing wirejq's arguments the way jq 1.6 parses its own.
  *
  * An argument starting with '-' and a letter (or "--") is an option.  A
  * short-option argument may stack letters ("-nrc"); each known letter
@@ -8,7 +8,7 @@
  * was counted.  The first word that is not an option is the filter; later
  * ones are input files, or positional values after --args / --jsonargs.
  */
-#include "cli.h"
+#include "jq_options.h"
 
 #include <ctype.h>
 #include <stdio.h>
