@@ -263,13 +263,13 @@ static wj_code put_e0(const prompt *p, const body *b, int sort_tools,
     return rc;
 }
 
-/* Appends element k of the body in mode to buf. */
+/* Appends element k of the body in mode to buf (e0's tools as they are). */
 static wj_code render_element(const prompt *p, const body *b, uint32_t k,
-                              uint32_t *message, int sort_tools, wj_buf *buf)
+                              uint32_t *message, wj_buf *buf)
 {
     wj_code rc;
     if (k == 0)
-        return put_e0(p, b, sort_tools, buf);
+        return put_e0(p, b, 0, buf);
     if (k == 1) {
         rc = put_bytes(p, buf, "{\"system\":");
         if (rc == WJ_OK)
@@ -366,7 +366,7 @@ static wj_code render_all(const wj_doc *doc, const body *b, unsigned modes,
         message = b->messages ? wj_node_first(b->messages) : 0;
         for (k = 0; k < n && rc == WJ_OK; k++) {
             size_t from = e->text.len;
-            rc = render_element(&p, b, k, &message, 0, &e->text);
+            rc = render_element(&p, b, k, &message, &e->text);
             canon[k] = e->use[WJ_PROMPT_TOOLS_SET][k] =
                 keep_rendering(e, from, NULL);
         }
@@ -382,7 +382,7 @@ static wj_code render_all(const wj_doc *doc, const body *b, unsigned modes,
         message = b->messages ? wj_node_first(b->messages) : 0;
         for (k = 0; k < n && rc == WJ_OK; k++) {
             size_t from = e->text.len;
-            rc = render_element(&p, b, k, &message, 0, &e->text);
+            rc = render_element(&p, b, k, &message, &e->text);
             sent_bytes[k] = e->text.len - from;
             e->use[WJ_PROMPT_SENT][k] =
                 keep_rendering(e, from, modes & both ? canon + k : NULL);
