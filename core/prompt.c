@@ -15,6 +15,7 @@
  * rendering, p0 = SHA-256(d0), pk = SHA-256(p(k-1) || dk), each hashed as
  * its 64 lowercase hex characters.  One parse serves every mode.
  */
+#include "sha256_multi.h"
 #include "wj_internal.h"
 
 #include <stdlib.h>
@@ -262,14 +263,13 @@ static wj_code put_e0(const prompt *p, const body *b, int sort_tools,
     return rc;
 }
 
-/* Renders element k of the body in mode into buf (emptied first). */
+/* Appends element k of the body in mode to buf (e0's tools as they are). */
 static wj_code render_element(const prompt *p, const body *b, uint32_t k,
-                              uint32_t *message, int sort_tools, wj_buf *buf)
+                              uint32_t *message, wj_buf *buf)
 {
     wj_code rc;
-    buf->len = 0;
     if (k == 0)
-        return put_e0(p, b, sort_tools, buf);
+        return put_e0(p, b, 0, buf);
     if (k == 1) {
         rc = put_bytes(p, buf, "{\"system\":");
         if (rc == WJ_OK)
@@ -281,17 +281,23 @@ static wj_code render_element(const prompt *p, const body *b, uint32_t k,
     return rc;
 }
 
-/* pk = SHA-256(p(k-1) || dk), all hex: prev holds p(k-1) (empty for the
- * first) and receives pk; chain its bytes. */
-static void chain_digest(const char d[WJ_DIGEST_HEX_SIZE],
-                         char prev[WJ_DIGEST_HEX_SIZE], unsigned char *chain)
+/* "000102…feff": the two lowercase hex characters of every byte. */
+#define HEX_ROW(h)                                                             \
+    h "0" h "1" h "2" h "3" h "4" h "5" h "6" h "7" h "8" h "9" h "a" h "b"    \
+        h "c" h "d" h "e" h "f"
+static const char hex_pairs[] =
+    HEX_ROW("0") HEX_ROW("1") HEX_ROW("2") HEX_ROW("3") HEX_ROW("4")
+        HEX_ROW("5") HEX_ROW("6") HEX_ROW("7") HEX_ROW("8") HEX_ROW("9")
+            HEX_ROW("a") HEX_ROW("b") HEX_ROW("c") HEX_ROW("d") HEX_ROW("e")
+                HEX_ROW("f");
+
+/* The 64 lowercase hex characters of a digest, a pair a byte (half the
+ * look-ups of wj_hex_encode's one a nibble). */
+static void digest_hex(const unsigned char md[32], char hex[64])
 {
-    wj_sha256 h;
-    wj_sha256_init(&h);
-    wj_sha256_update(&h, prev, strlen(prev));
-    wj_sha256_update(&h, d, 64);
-    wj_sha256_peek_hex(&h, prev);
-    wj_digest_bytes(prev, chain);
+    size_t k;
+    for (k = 0; k < 32; k++)
+        memcpy(hex + 2 * k, hex_pairs + 2 * md[k], 2);
 }
 
 /* True when e0's tools_set rendering can differ from its canonical one: its
@@ -313,21 +319,170 @@ int wj_prompt_mode_find(const char *word, size_t len)
     return -1;
 }
 
+/* One request's element renderings and their digests: rendering i is
+ * text[at[i]..at[i]+len[i]), its digest md + 32 * i and hex + 64 * i;
+ * use[m][k] is the rendering element k has in mode m (modes whose bytes
+ * agree share one). */
+typedef struct elements {
+    wj_buf text;
+    size_t count;
+    size_t *at, *len;
+    const unsigned char **msg;
+    unsigned char *md;
+    char *hex;
+    uint32_t *use[WJ_PROMPT_MODES];
+} elements;
+
+/* Ends the rendering begun at text offset from: a new one, or, when it has
+ * the bytes of rendering *same (same not NULL), that one again. */
+static uint32_t keep_rendering(elements *e, size_t from, const uint32_t *same)
+{
+    size_t n = e->text.len - from;
+    if (same && e->len[*same] == n &&
+        memcmp(e->text.ptr + e->at[*same], e->text.ptr + from, n) == 0) {
+        e->text.len = from;
+        return *same;
+    }
+    e->at[e->count] = from;
+    e->len[e->count] = n;
+    return (uint32_t)e->count++;
+}
+
+/* Renders the elements the modes need, each distinct rendering kept once:
+ * canonical (for canonical and tools_set), e0 with sorted tools when the
+ * sort can change it, sent (shared where it equals canonical). */
+static wj_code render_all(const wj_doc *doc, const body *b, unsigned modes,
+                          size_t n, elements *e, size_t *sent_bytes,
+                          wj_error *err)
+{
+    const unsigned both =
+        (1u << WJ_PROMPT_CANONICAL) | (1u << WJ_PROMPT_TOOLS_SET);
+    uint32_t *canon = e->use[WJ_PROMPT_CANONICAL];
+    uint32_t k, message;
+    wj_code rc = WJ_OK;
+
+    if (modes & both) {
+        prompt p = {doc, WJ_STYLE_CANONICAL, err};
+        message = b->messages ? wj_node_first(b->messages) : 0;
+        for (k = 0; k < n && rc == WJ_OK; k++) {
+            size_t from = e->text.len;
+            rc = render_element(&p, b, k, &message, &e->text);
+            canon[k] = e->use[WJ_PROMPT_TOOLS_SET][k] =
+                keep_rendering(e, from, NULL);
+        }
+        if (rc == WJ_OK && (modes & (1u << WJ_PROMPT_TOOLS_SET)) &&
+            tools_to_sort(doc, b)) {
+            size_t from = e->text.len;
+            rc = put_e0(&p, b, 1, &e->text);
+            e->use[WJ_PROMPT_TOOLS_SET][0] = keep_rendering(e, from, canon);
+        }
+    }
+    if (rc == WJ_OK && (modes & (1u << WJ_PROMPT_SENT))) {
+        prompt p = {doc, WJ_STYLE_SENT, err};
+        message = b->messages ? wj_node_first(b->messages) : 0;
+        for (k = 0; k < n && rc == WJ_OK; k++) {
+            size_t from = e->text.len;
+            rc = render_element(&p, b, k, &message, &e->text);
+            sent_bytes[k] = e->text.len - from;
+            e->use[WJ_PROMPT_SENT][k] =
+                keep_rendering(e, from, modes & both ? canon + k : NULL);
+        }
+    }
+    return rc;
+}
+
+/* The chains: p0 = SHA-256(hex d0), pk = SHA-256(hex p(k-1) || hex dk).
+ * Each mode's input holds hex p(k-1) then hex dk; at each step the modes
+ * with chains of their own are hashed together.  A mode whose element
+ * digests so far are those of an earlier mode (in the order canonical,
+ * tools_set, sent) copies that mode's prefixes until they part. */
+static void chain_all(const elements *e, size_t n, wj_prompt_prefixes *out)
+{
+    static const int order[WJ_PROMPT_MODES] = {
+        WJ_PROMPT_CANONICAL, WJ_PROMPT_TOOLS_SET, WJ_PROMPT_SENT};
+    enum { OWN = -1 };
+    unsigned char input[WJ_PROMPT_MODES][128], md[WJ_PROMPT_MODES * 32];
+    int follows[WJ_PROMPT_MODES];
+    size_t k;
+    int i, j;
+
+    for (i = 0; i < WJ_PROMPT_MODES; i++) {
+        int m = order[i];
+        follows[m] = OWN;
+        for (j = 0; j < i && out->digests[m]; j++) {
+            int lead = order[j];
+            if (out->digests[lead] && follows[lead] == OWN &&
+                e->use[m][0] == e->use[lead][0]) {
+                follows[m] = lead;
+                break;
+            }
+        }
+    }
+    for (k = 0; k < n; k++) {
+        const unsigned char *msg[WJ_PROMPT_MODES];
+        size_t len[WJ_PROMPT_MODES];
+        int mode_of[WJ_PROMPT_MODES], count = 0;
+        for (i = 0; i < WJ_PROMPT_MODES; i++) {
+            int m = order[i], lead = follows[m];
+            if (!out->digests[m])
+                continue;
+            if (lead != OWN && e->use[m][k] != e->use[lead][k]) {
+                /* it parts from its leader, whose p(k-1) it had */
+                memcpy(input[m], input[lead], 64);
+                follows[m] = lead = OWN;
+            }
+            if (lead != OWN)
+                continue;
+            memcpy(input[m] + 64, e->hex + 64 * (size_t)e->use[m][k], 64);
+            msg[count] = k ? input[m] : input[m] + 64;
+            len[count] = k ? 128 : 64;
+            mode_of[count++] = m;
+        }
+        wj_sha256_few(msg, len, (size_t)count, md);
+        for (i = 0; i < count; i++) {
+            int m = mode_of[i];
+            memcpy(out->digests[m] + 32 * k, md + 32 * i, 32);
+            digest_hex(md + 32 * i, (char *)input[m]);
+        }
+        for (i = 0; i < WJ_PROMPT_MODES; i++) {
+            int m = order[i];
+            if (out->digests[m] && follows[m] != OWN)
+                memcpy(out->digests[m] + 32 * k,
+                       out->digests[follows[m]] + 32 * k, 32);
+        }
+    }
+}
+
+/* Room for the renderings of n elements in every mode (at most 2n + 1
+ * distinct ones) and their digests. */
+static wj_code elements_alloc(elements *e, size_t n, const wj_alloc *alloc,
+                              wj_error *err)
+{
+    size_t most = 2 * n + 1, m;
+    size_t bytes = most * (2 * sizeof(size_t) + sizeof(void *) + 32 + 64) +
+                   WJ_PROMPT_MODES * n * sizeof(uint32_t);
+    unsigned char *block = wj_malloc(alloc, bytes);
+    if (!block)
+        return wj_fail_nomem(err);
+    e->at = (size_t *)(void *)block;
+    e->len = e->at + most;
+    e->msg = (const unsigned char **)(void *)(e->len + most);
+    e->md = (unsigned char *)(e->msg + most);
+    e->hex = (char *)(e->md + 32 * most);
+    for (m = 0; m < WJ_PROMPT_MODES; m++)
+        e->use[m] = (uint32_t *)(void *)(e->hex + 64 * most) + m * n;
+    return WJ_OK;
+}
+
 wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
                          const wj_alloc *alloc, wj_prompt_prefixes *out,
                          wj_error *err)
 {
-    static const wj_style styles[WJ_PROMPT_MODES] = {
-        WJ_STYLE_SENT, WJ_STYLE_CANONICAL, WJ_STYLE_CANONICAL};
     wj_doc doc;
-    wj_buf buf = WJ_BUF_INIT(alloc);
+    elements e = {WJ_BUF_INIT(alloc), 0, NULL, NULL, NULL, NULL, NULL, {0}};
     body b;
-    size_t n, bytes;
+    size_t n, bytes, k;
     unsigned char *block;
-    /* the canonical elements' digests (hex, n of them), which tools_set
-     * shares past e0, when both are asked for */
-    char *canonical_d = NULL;
-    uint32_t k;
     int m;
     wj_code rc;
 
@@ -353,48 +508,26 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
         if (modes & (1u << m))
             out->digests[m] = block + n * sizeof *out->sent_bytes +
                               (size_t)m * n * 32;
-    if (out->digests[WJ_PROMPT_CANONICAL] && out->digests[WJ_PROMPT_TOOLS_SET]) {
-        canonical_d = wj_malloc(alloc, n * 64);
-        if (!canonical_d) {
-            rc = wj_fail_nomem(err);
-            goto done;
-        }
-    }
-    if (wj_buf_reserve(&buf, wj_render_reserve(len / n)) != 0) {
-        rc = wj_buf_fail(&buf, err);
+    rc = elements_alloc(&e, n, alloc, err);
+    /* each mode's renderings are about as long as the body */
+    if (rc == WJ_OK && wj_buf_reserve(&e.text, 2 * wj_render_reserve(len)) != 0)
+        rc = wj_buf_fail(&e.text, err);
+    if (rc == WJ_OK)
+        rc = render_all(&doc, &b, modes, n, &e, out->sent_bytes, err);
+    if (rc != WJ_OK)
         goto done;
-    }
-    for (m = 0; m < WJ_PROMPT_MODES && rc == WJ_OK; m++) {
-        prompt p = {&doc, styles[m], err};
-        uint32_t message = b.messages ? wj_node_first(b.messages) : 0;
-        unsigned char *chain = out->digests[m];
-        int shared = m == WJ_PROMPT_TOOLS_SET && canonical_d;
-        char prev[WJ_DIGEST_HEX_SIZE] = "";
-        if (!chain)
-            continue;
-        for (k = 0; k < n; k++) {
-            char d[WJ_DIGEST_HEX_SIZE];
-            if (shared && (k > 0 || !tools_to_sort(&doc, &b))) {
-                memcpy(d, canonical_d + (size_t)k * 64, 64);
-            } else {
-                rc = render_element(&p, &b, k, &message,
-                                    m == WJ_PROMPT_TOOLS_SET, &buf);
-                if (rc != WJ_OK)
-                    break;
-                wj_sha256_hex(buf.ptr, buf.len, d);
-            }
-            if (m == WJ_PROMPT_SENT)
-                out->sent_bytes[k] = buf.len;
-            if (m == WJ_PROMPT_CANONICAL && canonical_d)
-                memcpy(canonical_d + (size_t)k * 64, d, 64);
-            chain_digest(d, prev, chain + (size_t)k * 32);
-        }
-    }
+    /* the buffer has stopped moving: point at the renderings, hash them */
+    for (k = 0; k < e.count; k++)
+        e.msg[k] = (const unsigned char *)e.text.ptr + e.at[k];
+    wj_sha256_few(e.msg, e.len, e.count, e.md);
+    for (k = 0; k < e.count; k++)
+        digest_hex(e.md + 32 * k, e.hex + 64 * k);
+    chain_all(&e, n, out);
 done:
     if (rc != WJ_OK)
         wj_prompt_prefix_free(alloc, out);
-    wj_free(alloc, canonical_d);
-    wj_free(alloc, buf.ptr);
+    wj_free(alloc, e.at);
+    wj_free(alloc, e.text.ptr);
     wj_doc_release(&doc);
     return rc;
 }

@@ -26,6 +26,7 @@
 #include "sha256_multi.h"
 #include "wj_internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -275,6 +276,43 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
 #ifdef WJ_HAVE_SHA_PATH
     if (n > 1 && path == WJ_HASH_SHA_NI) {
         many_sha_ni(SHA_NI_LANES, msg, len, n, out);
+        return;
+    }
+#endif
+    many_libcrypto(msg, len, n, out);
+}
+
+#ifdef WJ_HAVE_SHA_PATH
+/* Whether the processor has the SHA extensions, asked once (CPUID can trap
+ * to a hypervisor: far slower than hashing a block): 1, -1 no, 0 unknown. */
+static _Atomic int sha_known;
+
+static int has_sha_cached(void)
+{
+    int known = atomic_load_explicit(&sha_known, memory_order_relaxed);
+    if (!known) {
+        known = wj_cpu_has_sha() ? 1 : -1;
+        atomic_store_explicit(&sha_known, known, memory_order_relaxed);
+    }
+    return known > 0;
+}
+#endif
+
+void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
+                   size_t n, unsigned char *out)
+{
+    int path = wj_hash_path();
+    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
+        wj_sha256_many(msg, len, n, out);
+        return;
+    }
+#ifdef WJ_HAVE_SHA_PATH
+    if (n > 1 && path >= WJ_HASH_SHA_NI && has_sha_cached()) {
+        /* Pairs of SHA-NI streams; an odd one out goes to libcrypto, whose
+         * lone stream is faster than the core's (bench/RESULTS.md). */
+        many_sha_ni(SHA_NI_LANES, msg, len, n & ~(size_t)1, out);
+        if (n & 1)
+            wj_sha256_bytes(msg[n - 1], len[n - 1], out + 32 * (n - 1));
         return;
     }
 #endif

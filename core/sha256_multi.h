@@ -22,6 +22,13 @@ int wj_hash_path(void);
 void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
                     size_t n, unsigned char *out);
 
+/* The same for a batch of any size, where the chosen path is AVX-512 or
+ * SHA-NI: a batch too small for the 16 lanes goes to pairs of SHA-NI
+ * streams (when the processor has them), not one by one to libcrypto.
+ * For a request's few elements and its chains of digests. */
+void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
+                   size_t n, unsigned char *out);
+
 /* The same on `path` with `lanes` streams (1, 2 or 4; ignored for
  * libcrypto): for the tests and the bench, which try every path.  -1 when
  * the processor lacks the path, else 0. */
