@@ -34,7 +34,7 @@ if [ $# -gt 0 ]; then
   targets=("$@")
 else
   mapfile -t targets < <(sed -n '/^set(WIREJSON_FUZZ_TARGETS/,/)/p' \
-    fuzz/targets.cmake | grep -o 'fuzz_[a-z_]*')
+    fuzz/targets.cmake | grep -o 'fuzz_[a-z0-9_]*')
 fi
 
 run_one() {
