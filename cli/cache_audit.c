@@ -27,11 +27,11 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "digest_table.h"
 #include "member.h"
 
 #define MAX_NAMED 100 /* invalid lines named on stderr */
 #define MAX_EXAMPLES 20
-#define CHUNK_ENTRIES 65536
 #define N_MODES WJ_PROMPT_MODES
 
 __extension__ typedef __int128 attos; /* a time or a duration in units of 1e-18 s */
@@ -369,97 +369,6 @@ typedef struct entry {
     uint32_t file;
 } entry;
 
-typedef struct table {
-    entry **chunks;
-    size_t n_chunks, chunks_cap;
-    uint64_t n;
-    uint32_t *slots; /* entry index + 1; 0: empty */
-    size_t mask;
-} table;
-
-static entry *at(const table *t, uint64_t i)
-{
-    return &t->chunks[i / CHUNK_ENTRIES][i % CHUNK_ENTRIES];
-}
-
-static size_t hash_of(const unsigned char *k)
-{
-    uint64_t h;
-    memcpy(&h, k, 8);
-    return (size_t)h;
-}
-
-static int table_grow(table *t)
-{
-    size_t size = t->slots ? 2 * (t->mask + 1) : 1 << 12, i;
-    uint32_t *s = calloc(size, sizeof *s);
-    if (!s)
-        return -1;
-    for (i = 0; t->slots && i <= t->mask; i++)
-        if (t->slots[i]) {
-            size_t h = hash_of(at(t, t->slots[i] - 1)->key) & (size - 1);
-            while (s[h])
-                h = (h + 1) & (size - 1);
-            s[h] = t->slots[i];
-        }
-    free(t->slots);
-    t->slots = s;
-    t->mask = size - 1;
-    return 0;
-}
-
-static entry *table_find(const table *t, const unsigned char *key)
-{
-    size_t h;
-    if (!t->slots)
-        return NULL;
-    for (h = hash_of(key) & t->mask; t->slots[h]; h = (h + 1) & t->mask) {
-        entry *e = at(t, t->slots[h] - 1);
-        if (memcmp(e->key, key, 32) == 0)
-            return e;
-    }
-    return NULL;
-}
-
-/* The entry of key, a new one when there is none; NULL when out of memory. */
-static entry *table_put(table *t, const unsigned char *key)
-{
-    size_t h;
-    entry *e = table_find(t, key);
-    if (e)
-        return e;
-    if (!t->slots || (t->n + 1) * 2 > t->mask + 1)
-        if (t->n >= 0xFFFFFFFEu || table_grow(t))
-            return NULL;
-    if (t->n == (uint64_t)t->n_chunks * CHUNK_ENTRIES) {
-        if (t->n_chunks == t->chunks_cap) {
-            size_t cap = t->chunks_cap ? 2 * t->chunks_cap : 16;
-            entry **c = realloc(t->chunks, cap * sizeof *c);
-            if (!c)
-                return NULL;
-            t->chunks = c;
-            t->chunks_cap = cap;
-        }
-        if (!(t->chunks[t->n_chunks] = malloc(CHUNK_ENTRIES * sizeof(entry))))
-            return NULL;
-        t->n_chunks++;
-    }
-    for (h = hash_of(key) & t->mask; t->slots[h]; h = (h + 1) & t->mask)
-        ;
-    t->slots[h] = (uint32_t)(t->n + 1);
-    e = at(t, t->n++);
-    memcpy(e->key, key, 32);
-    return e;
-}
-
-static void table_free(table *t)
-{
-    size_t k;
-    for (k = 0; k < t->n_chunks; k++)
-        free(t->chunks[k]);
-    free(t->chunks);
-    free(t->slots);
-}
 
 /* ------------------------------------------------------- applying lines */
 
@@ -473,7 +382,7 @@ typedef struct example {
 typedef struct audit {
     job j;
     const char **files;
-    table t[N_MODES];
+    digest_table t[N_MODES];
     uint64_t requests, invalid;
     uint64_t elements[1 + N_MODES], bytes[1 + N_MODES]; /* total, modes */
     uint64_t member_order, tool_order;
@@ -508,7 +417,7 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
         len[m] = 0;
         last[m] = NULL;
         for (k = 0; k < n; k++) {
-            entry *e = table_find(&a->t[m], d + 32 * (size_t)k);
+            entry *e = digest_table_find(&a->t[m], d + 32 * (size_t)k);
             hits[k] = e;
             if (!e)
                 break;
@@ -556,9 +465,11 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
         const unsigned char *d = digests + (size_t)m * 32 * n;
         entry **hits = a->hits + (size_t)m * n;
         for (k = 0; k < n; k++) {
+            int fresh;
             entry *e = k <= len[m] && hits[k]
                            ? hits[k]
-                           : table_put(&a->t[m], d + 32 * (size_t)k);
+                           : digest_table_put(&a->t[m], d + 32 * (size_t)k,
+                                              &fresh);
             if (!e)
                 return -1;
             e->file = file;
@@ -722,6 +633,8 @@ int cli_run_cache_audit(const cli_options *o)
     }
     if (!(a = calloc(1, sizeof *a)))
         return setup_error("%s", "out of memory");
+    for (m = 0; m < N_MODES; m++)
+        digest_table_init(&a->t[m], sizeof(entry));
     a->j.o = o;
     a->files = ro.files;
     if (o->ttl) {
@@ -753,7 +666,7 @@ int cli_run_cache_audit(const cli_options *o)
     }
     cli_buf_free(&out);
     for (m = 0; m < N_MODES; m++)
-        table_free(&a->t[m]);
+        digest_table_free(&a->t[m]);
     free(a->hits);
     free(a);
     return st;

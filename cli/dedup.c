@@ -35,10 +35,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "digest_table.h"
 #include "member.h"
 
 #define MAX_ERRORS 100
-#define CHUNK_ENTRIES 65536
 
 /* ------------------------------------------------------- Python's strings */
 
@@ -346,92 +346,6 @@ typedef struct entry {
     uint32_t file;
 } entry;
 
-typedef struct table {
-    entry **chunks;
-    size_t n_chunks, chunks_cap;
-    uint64_t n;
-    uint32_t *slots; /* entry index + 1; 0: empty */
-    size_t mask;
-} table;
-
-static entry *at(table *t, uint64_t i)
-{
-    return &t->chunks[i / CHUNK_ENTRIES][i % CHUNK_ENTRIES];
-}
-
-static uint64_t hash_of(const unsigned char *k)
-{
-    uint64_t h;
-    memcpy(&h, k, 8);
-    return h;
-}
-
-static int table_grow(table *t)
-{
-    size_t size = t->slots ? 2 * (t->mask + 1) : 1 << 16, i;
-    uint32_t *s = calloc(size, sizeof *s);
-    if (!s)
-        return -1;
-    for (i = 0; t->slots && i <= t->mask; i++)
-        if (t->slots[i]) {
-            size_t h = (size_t)hash_of(at(t, t->slots[i] - 1)->key) &
-                       (size - 1);
-            while (s[h])
-                h = (h + 1) & (size - 1);
-            s[h] = t->slots[i];
-        }
-    free(t->slots);
-    t->slots = s;
-    t->mask = size - 1;
-    return 0;
-}
-
-/* The entry of key, *fresh set when it is new; NULL when out of memory. */
-static entry *table_find(table *t, const unsigned char *key, int *fresh)
-{
-    size_t h;
-    entry *e;
-    if (!t->slots || (t->n + 1) * 2 > t->mask + 1)
-        if (t->n >= 0xFFFFFFFEu || table_grow(t))
-            return NULL;
-    h = (size_t)hash_of(key) & t->mask;
-    while (t->slots[h]) {
-        e = at(t, t->slots[h] - 1);
-        if (memcmp(e->key, key, 32) == 0) {
-            *fresh = 0;
-            return e;
-        }
-        h = (h + 1) & t->mask;
-    }
-    if (t->n % CHUNK_ENTRIES == 0) {
-        if (t->n_chunks == t->chunks_cap) {
-            size_t c = t->chunks_cap ? 2 * t->chunks_cap : 64;
-            entry **n = realloc(t->chunks, c * sizeof *n);
-            if (!n)
-                return NULL;
-            t->chunks = n;
-            t->chunks_cap = c;
-        }
-        if (!(t->chunks[t->n_chunks] =
-                  malloc(CHUNK_ENTRIES * sizeof(entry))))
-            return NULL;
-        t->n_chunks++;
-    }
-    e = at(t, t->n);
-    t->slots[h] = (uint32_t)(++t->n);
-    memcpy(e->key, key, 32);
-    *fresh = 1;
-    return e;
-}
-
-static void table_free(table *t)
-{
-    size_t i;
-    for (i = 0; i < t->n_chunks; i++)
-        free(t->chunks[i]);
-    free(t->chunks);
-    free(t->slots);
-}
 
 /* ------------------------------------------------------------ the run */
 
@@ -448,7 +362,7 @@ typedef struct run {
     size_t n_files;
     char *unique_dir, *counts_dir;
     char name_fmt[48];
-    table t;
+    digest_table t;
     uint64_t nonblank, valid;
     err_rec errors[MAX_ERRORS];
     size_t n_errors;
@@ -539,8 +453,8 @@ static int consume(void *ctx, cli_block *b)
         }
         {
             int fresh;
-            entry *e = table_find(&r->t, (const unsigned char *)o + pos,
-                                  &fresh);
+            entry *e = digest_table_put(&r->t, (const unsigned char *)o + pos,
+                                        &fresh);
             pos += 32;
             r->valid++;
             if (!e) {
@@ -591,7 +505,7 @@ static int write_counts(run *r)
         }
     }
     for (i = 0; i < r->t.n && !st; i++) {
-        entry *e = at(&r->t, i);
+        entry *e = digest_table_at(&r->t, i);
         if (!f || e->file != cur) {
             char *p;
             if (f && fclose(f))
@@ -1117,6 +1031,7 @@ int cli_run_dedup(const cli_options *o)
                            "");
 
     memset(&r, 0, sizeof r);
+    digest_table_init(&r.t, sizeof(entry));
     if ((st = place_of(o->out, &place)) ||
         (st = check_out_contents(o->out, &place)))
         goto out;
@@ -1216,7 +1131,7 @@ out:
     for (k = 0; k < inputs.n; k++)
         free(inputs.v[k]);
     free(inputs.v);
-    table_free(&r.t);
+    digest_table_free(&r.t);
     free(stage);
     free(summary);
     free(r.unique_dir);
