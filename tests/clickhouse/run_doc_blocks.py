@@ -25,29 +25,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import chdb  # noqa: E402
 import udf_config  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, "..", "docs"))
+from blocks import sql_examples as statements  # noqa: E402
 
 CLI = sys.argv[1]
 DOC = sys.argv[3] if len(sys.argv) > 3 else os.path.join(HERE, "..", "..", "docs", "clickhouse.md")
 MIN_CHECKED = 10
-
-
-def statements(block):
-    """Yields (statement, expected lines or None)."""
-    stmt, expected = [], None
-    for line in block.splitlines():
-        if not line.strip():
-            continue
-        if line.startswith("-- "):
-            expected.append(line[3:])
-            continue
-        if stmt and stmt[-1].rstrip().endswith(";"):
-            yield "\n".join(stmt), expected
-            stmt, expected = [], None
-        stmt.append(line)
-        if line.rstrip().endswith(";"):
-            expected = []
-    if stmt:
-        yield "\n".join(stmt), expected
 
 
 def rows(tsv):

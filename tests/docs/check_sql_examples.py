@@ -9,32 +9,17 @@ statement with no comment after it must simply succeed.
 
 usage: check_sql_examples.py EXTENSION FILE.md...
 """
+import os
 import re
 import sqlite3
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blocks import sql_examples as examples  # noqa: E402
+
 
 def blocks(text):
     return re.findall(r"```sql\n(.*?)```", text, re.S)
-
-
-def examples(block):
-    """Yields (statement, expected lines or None)."""
-    stmt, expected = [], None
-    for line in block.splitlines():
-        if line.startswith(".load") or not line.strip():
-            continue
-        if line.startswith("-- "):
-            expected.append(line[3:])
-            continue
-        if stmt and stmt[-1].rstrip().endswith(";"):
-            yield " ".join(stmt), expected
-            stmt, expected = [], None
-        stmt.append(line)
-        if line.rstrip().endswith(";"):
-            expected = []
-    if stmt:
-        yield " ".join(stmt), expected
 
 
 def render(value):
