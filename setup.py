@@ -25,6 +25,7 @@ from setuptools.command.build_ext import build_ext
 ROOT = os.path.dirname(os.path.abspath(__file__))
 HERE = os.path.join(ROOT, "python")
 CORE = os.path.join(ROOT, "core")
+KIT = os.path.join(ROOT, "kit")
 SQLITE_EXT = os.path.join(ROOT, "sqlite-ext")
 
 if not os.path.exists(os.path.join(CORE, "wirejson.h")):
@@ -79,8 +80,8 @@ C_FLAGS = ["-std=c11", "-fvisibility=hidden"]
 extensions = [
     Extension(
         "wirejson._wirejson",
-        sources=sources(os.path.join(HERE, "src")) + sources(CORE),
-        include_dirs=[CORE],
+        sources=sources(os.path.join(HERE, "src")) + sources(CORE) + sources(KIT),
+        include_dirs=[CORE, KIT],
         libraries=["crypto"],
         extra_compile_args=C_FLAGS,
     ),
@@ -89,8 +90,8 @@ if os.path.exists("/usr/include/sqlite3ext.h") or os.environ.get(
         "WIREJSON_SQLITE_EXT", "") == "1":
     extensions.append(Extension(
         SQLITE_NAME,
-        sources=sources(SQLITE_EXT) + sources(CORE),
-        include_dirs=[CORE, SQLITE_EXT],
+        sources=sources(SQLITE_EXT) + sources(CORE) + sources(KIT),
+        include_dirs=[CORE, KIT, SQLITE_EXT],
         libraries=["crypto"],
         extra_compile_args=C_FLAGS,
     ))

@@ -27,7 +27,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "digest_table.h"
 #include "member.h"
 
 #define MAX_NAMED 100 /* invalid lines named on stderr */
@@ -201,7 +200,7 @@ typedef struct job {
 enum { TAG_BLANK = 'b', TAG_BODY = 'k', TAG_ERROR = 'e' };
 
 typedef struct scratch {
-    cli_buf wrap, body, text, time;
+    wk_buf wrap, body, text, time;
 } scratch;
 
 static char *message(const char *fmt, const char *a, const char *b)
@@ -222,7 +221,7 @@ static char *error_text(const wj_error *err, const char *prefix)
 
 /* The member name of the line into out (its bytes), or a message. */
 static char *line_member(const char *line, size_t len, const char *name,
-                         const char *what, scratch *s, cli_buf *out)
+                         const char *what, scratch *s, wk_buf *out)
 {
     wj_error err = WJ_ERROR_INIT;
     int st = cli_member_text(line, len, name, &s->wrap, out, &err);
@@ -291,12 +290,12 @@ static char *audit_line(const job *j, const char *line, size_t len,
     return NULL;
 }
 
-static void work(void *ctx, cli_block *b, cli_arena *arena)
+static void work(void *ctx, cli_block *b, wk_arena *arena)
 {
     const job *j = ctx;
     scratch s;
     size_t r, start, end;
-    wj_alloc mem = cli_arena_alloc(arena);
+    wj_alloc mem = wk_arena_alloc(arena);
 
     memset(&s, 0, sizeof s);
     b->out.len = 0;
@@ -309,13 +308,13 @@ static void work(void *ctx, cli_block *b, cli_arena *arena)
         char *msg;
         if (len && line[len - 1] == '\n')
             len--;
-        if (wj_line_is_blank(line, len)) {
+        if (wk_line_is_blank(line, len)) {
             tag = TAG_BLANK;
-            if (cli_buf_append(&b->out, &tag, 1))
+            if (wk_buf_append(&b->out, &tag, 1))
                 goto nomem;
             continue;
         }
-        cli_arena_reset(arena);
+        wk_arena_reset(arena);
         memset(&pp, 0, sizeof pp);
         msg = audit_line(j, line, len, &mem, &pp, &time, &s);
         if (!msg) {
@@ -323,25 +322,25 @@ static void work(void *ctx, cli_block *b, cli_arena *arena)
             size_t k;
             int m, bad = 0;
             tag = TAG_BODY;
-            bad |= cli_buf_append(&b->out, &tag, 1);
+            bad |= wk_buf_append(&b->out, &tag, 1);
             if (j->timed)
-                bad |= cli_buf_append(&b->out, &time, sizeof time);
-            bad |= cli_buf_append(&b->out, &n, 4);
+                bad |= wk_buf_append(&b->out, &time, sizeof time);
+            bad |= wk_buf_append(&b->out, &n, 4);
             for (k = 0; k < pp.n; k++) {
                 uint64_t size = pp.sent_bytes[k];
-                bad |= cli_buf_append(&b->out, &size, 8);
+                bad |= wk_buf_append(&b->out, &size, 8);
             }
             for (m = 0; m < N_MODES; m++)
-                bad |= cli_buf_append(&b->out, pp.digests[m], 32 * pp.n);
+                bad |= wk_buf_append(&b->out, pp.digests[m], 32 * pp.n);
             wj_prompt_prefix_free(&mem, &pp);
             if (bad)
                 goto nomem;
         } else {
             uint32_t ml = (uint32_t)strlen(msg);
             tag = TAG_ERROR;
-            if (cli_buf_append(&b->out, &tag, 1) ||
-                cli_buf_append(&b->out, &ml, 4) ||
-                cli_buf_append(&b->out, msg, ml)) {
+            if (wk_buf_append(&b->out, &tag, 1) ||
+                wk_buf_append(&b->out, &ml, 4) ||
+                wk_buf_append(&b->out, msg, ml)) {
                 free(msg);
                 goto nomem;
             }
@@ -353,10 +352,10 @@ nomem:
     b->out.len = 0;
     b->fail_at = 0;
 out:
-    cli_buf_free(&s.wrap);
-    cli_buf_free(&s.body);
-    cli_buf_free(&s.text);
-    cli_buf_free(&s.time);
+    wk_buf_free(&s.wrap);
+    wk_buf_free(&s.body);
+    wk_buf_free(&s.text);
+    wk_buf_free(&s.time);
 }
 
 /* ------------------------------------------------------ the tables */
@@ -382,7 +381,7 @@ typedef struct example {
 typedef struct audit {
     job j;
     const char **files;
-    digest_table t[N_MODES];
+    wk_digest_table t[N_MODES];
     uint64_t requests, invalid;
     uint64_t elements[1 + N_MODES], bytes[1 + N_MODES]; /* total, modes */
     uint64_t member_order, tool_order;
@@ -417,7 +416,7 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
         len[m] = 0;
         last[m] = NULL;
         for (k = 0; k < n; k++) {
-            entry *e = digest_table_find(&a->t[m], d + 32 * (size_t)k);
+            entry *e = wk_digest_table_find(&a->t[m], d + 32 * (size_t)k);
             hits[k] = e;
             if (!e)
                 break;
@@ -468,7 +467,7 @@ static int apply(audit *a, uint32_t file, uint64_t line, attos time,
             int fresh;
             entry *e = k <= len[m] && hits[k]
                            ? hits[k]
-                           : digest_table_put(&a->t[m], d + 32 * (size_t)k,
+                           : wk_digest_table_put(&a->t[m], d + 32 * (size_t)k,
                                               &fresh);
             if (!e)
                 return -1;
@@ -525,31 +524,31 @@ static int consume(void *ctx, cli_block *b)
 
 /* ------------------------------------------------------------ the output */
 
-static int put(cli_buf *b, const char *s)
+static int put(wk_buf *b, const char *s)
 {
-    return cli_buf_append(b, s, strlen(s));
+    return wk_buf_append(b, s, strlen(s));
 }
 
-static int put_count(cli_buf *b, const char *name, uint64_t v, int comma)
+static int put_count(wk_buf *b, const char *name, uint64_t v, int comma)
 {
     char num[64];
     snprintf(num, sizeof num, "%s\"%s\":%" PRIu64, comma ? "," : "", name, v);
     return put(b, num);
 }
 
-static int put_file(cli_buf *b, const char *name)
+static int put_file(wk_buf *b, const char *name)
 {
     char *q = NULL;
     size_t qlen = 0;
     int st;
     if (wj_quote_text(name, strlen(name), NULL, &q, &qlen, NULL) != WJ_OK)
         return -1; /* names were checked before the run */
-    st = cli_buf_append(b, q, qlen);
+    st = wk_buf_append(b, q, qlen);
     wj_free(NULL, q);
     return st;
 }
 
-static int put_counts(cli_buf *b, const char *name, const uint64_t *v)
+static int put_counts(wk_buf *b, const char *name, const uint64_t *v)
 {
     int m, bad = put(b, ",\"") || put(b, name) || put(b, "\":{") ||
                  put_count(b, "total", v[0], 0);
@@ -559,7 +558,7 @@ static int put_counts(cli_buf *b, const char *name, const uint64_t *v)
 }
 
 /* The summary object of §16, compact, keys in its order, and a newline. */
-static int summary(const audit *a, cli_buf *b)
+static int summary(const audit *a, wk_buf *b)
 {
     size_t k;
     int m, bad = put(b, "{") || put_count(b, "requests", a->requests, 0) ||
@@ -602,7 +601,7 @@ int cli_run_cache_audit(const cli_options *o)
     audit *a;
     cli_options ro = *o;
     cli_block_hooks hooks;
-    cli_buf out = {0};
+    wk_buf out = {0};
     size_t k;
     int st, m;
 
@@ -634,7 +633,7 @@ int cli_run_cache_audit(const cli_options *o)
     if (!(a = calloc(1, sizeof *a)))
         return setup_error("%s", "out of memory");
     for (m = 0; m < N_MODES; m++)
-        digest_table_init(&a->t[m], sizeof(entry));
+        wk_digest_table_init(&a->t[m], sizeof(entry));
     a->j.o = o;
     a->files = ro.files;
     if (o->ttl) {
@@ -664,9 +663,9 @@ int cli_run_cache_audit(const cli_options *o)
             st = EXIT_USAGE;
         }
     }
-    cli_buf_free(&out);
+    wk_buf_free(&out);
     for (m = 0; m < N_MODES; m++)
-        digest_table_free(&a->t[m]);
+        wk_digest_table_free(&a->t[m]);
     free(a->hits);
     free(a);
     return st;

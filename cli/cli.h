@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 /* Exit statuses, named in one place. */
 enum {
@@ -24,6 +25,7 @@ typedef enum { FORMAT_LINES, FORMAT_TSV, FORMAT_ROWBINARY } cli_format;
 
 typedef struct cli_options {
     const wj_function *fn;
+    int one_line; /* fn's results never hold a line break */
     const char **args; /* --arg values, in order */
     size_t n_args;
     cli_format format;
@@ -46,43 +48,9 @@ typedef struct cli_options {
 
 /* ---------------------------------------------------------------- output */
 
-/* A growable byte buffer; lent: ptr is cut from memory someone else frees
- * (memory.c). */
-typedef struct cli_buf {
-    char *ptr;
-    size_t len, cap;
-    int lent;
-} cli_buf;
-
-/* Large buffers (memory.c): p (of capacity old_cap; NULL and 0 for a new
- * one) grown to a capacity of at least *cap, the capacity it got in *cap;
- * NULL when out of memory (p is kept).  Release with cli_big_free, told the
- * capacity. */
-void *cli_big_realloc(void *p, size_t old_cap, size_t *cap);
-void cli_big_free(void *p, size_t cap);
-/* The same for a buffer that may be lent (*lent): a lent one's first len
- * bytes move to a buffer of its own, and *lent becomes 0. */
-void *cli_big_grow(void *p, size_t len, size_t old_cap, size_t *cap,
-                   int *lent);
-
-/* A thread's memory for the core's calls on one record (arena.c): blocks
- * from cli_arena_alloc's hooks live until cli_arena_reset.  A zeroed
- * cli_arena is empty and ready; cli_arena_release gives its memory back. */
-typedef struct cli_arena {
-    struct cli_arena_chunk *now; /* the chunk blocks are cut from */
-    size_t used;                 /* bytes of it cut so far */
-    struct cli_arena_header *last; /* the last block cut, or NULL */
-} cli_arena;
-void cli_arena_release(cli_arena *a);
-void cli_arena_reset(cli_arena *a);
-wj_alloc cli_arena_alloc(cli_arena *a);
-
-int cli_buf_reserve(cli_buf *b, size_t more);
-/* The same, never growing the capacity past limit (>= len + more): a
- * record read up to the input limit is not given twice its room. */
-int cli_buf_reserve_upto(cli_buf *b, size_t more, size_t limit);
-int cli_buf_append(cli_buf *b, const void *p, size_t n);
-void cli_buf_free(cli_buf *b);
+/* True when fn's results never hold a line break (digests, integers), so
+ * --format lines need not look for one (run.c). */
+int cli_result_one_line(const wj_function *fn);
 
 /* Prints "wirejson: " and the message on stderr. */
 void cli_error(const char *fmt, ...)
@@ -183,7 +151,7 @@ int cli_chunk_header(const char *p, size_t n, uint64_t *count);
 
 /* Appends one result (NULL: res NULL) in the format; nullable: rowbinary's
  * Nullable(String). */
-int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
+int cli_write_result(wk_buf *out, cli_format f, const char *text, size_t len,
                      int is_null, int nullable, const char *null_text);
 
 /* TSV's unescaping of p[0..n) in place; the new length. */
@@ -195,14 +163,14 @@ size_t cli_tsv_unescape(char *p, size_t n);
  * ending at ends[r] (its separator included), the first one at line (or
  * row) first_line of files[file_index]. */
 typedef struct cli_block {
-    cli_buf in; /* complete records, then (while filling) a partial one */
+    wk_buf in; /* complete records, then (while filling) a partial one */
     size_t *ends; /* each record's end in in */
     size_t n_rec, ends_cap;
     const char *file;
     size_t file_index;
     uint64_t first_line; /* the first record's line or row number, known
                             when the block is written */
-    cli_buf out;
+    wk_buf out;
     int done;
     /* the first failed record: its index (SIZE_MAX: none) and message */
     size_t fail_at;
@@ -226,7 +194,7 @@ int cli_block_record(cli_block *b, size_t r, size_t *start, size_t *end);
  * core's calls, reset as work sees fit), consume on the writing thread in
  * input order (0, or the exit status to stop with). */
 typedef struct cli_block_hooks {
-    void (*work)(void *ctx, cli_block *b, cli_arena *arena);
+    void (*work)(void *ctx, cli_block *b, wk_arena *arena);
     int (*consume)(void *ctx, cli_block *b);
     void *ctx;
 } cli_block_hooks;

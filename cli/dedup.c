@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "digest_table.h"
 #include "member.h"
 
 #define MAX_ERRORS 100
@@ -96,12 +95,12 @@ enum quote_mode {
 };
 
 /* Appends s[0..n) as Python's json.dumps spells the str os.fsdecode(s). */
-static int quote(cli_buf *b, const char *s, size_t n, enum quote_mode mode)
+static int quote(wk_buf *b, const char *s, size_t n, enum quote_mode mode)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t i = 0;
     char esc[16];
-    if (cli_buf_append(b, "\"", 1))
+    if (wk_buf_append(b, "\"", 1))
         return -1;
     while (i < n) {
         unsigned c = p[i];
@@ -119,20 +118,20 @@ static int quote(cli_buf *b, const char *s, size_t n, enum quote_mode mode)
         default: break;
         }
         if (e) {
-            if (cli_buf_append(b, e, 2))
+            if (wk_buf_append(b, e, 2))
                 return -1;
             i++;
             continue;
         }
         if (c < 0x20 || (c == 0x7F && mode == QUOTE_ASCII)) {
             snprintf(esc, sizeof esc, "\\u%04x", c);
-            if (cli_buf_append(b, esc, 6))
+            if (wk_buf_append(b, esc, 6))
                 return -1;
             i++;
             continue;
         }
         if (c < 0x80) {
-            if (cli_buf_append(b, p + i, 1))
+            if (wk_buf_append(b, p + i, 1))
                 return -1;
             i++;
             continue;
@@ -140,33 +139,33 @@ static int quote(cli_buf *b, const char *s, size_t n, enum quote_mode mode)
         l = utf8_at(p + i, n - i, &cp);
         if (!l) {
             if (mode == QUOTE_UTF8) {
-                if (cli_buf_append(b, p + i, 1))
+                if (wk_buf_append(b, p + i, 1))
                     return -1;
             } else {
                 snprintf(esc, sizeof esc, "\\udc%02x", c);
-                if (cli_buf_append(b, esc, 6))
+                if (wk_buf_append(b, esc, 6))
                     return -1;
             }
             i++;
             continue;
         }
         if (mode != QUOTE_ASCII) {
-            if (cli_buf_append(b, p + i, l))
+            if (wk_buf_append(b, p + i, l))
                 return -1;
         } else if (cp >= 0x10000) {
             snprintf(esc, sizeof esc, "\\u%04x\\u%04x",
                      0xD800 + ((cp - 0x10000) >> 10),
                      0xDC00 + ((cp - 0x10000) & 0x3FF));
-            if (cli_buf_append(b, esc, 12))
+            if (wk_buf_append(b, esc, 12))
                 return -1;
         } else {
             snprintf(esc, sizeof esc, "\\u%04x", cp);
-            if (cli_buf_append(b, esc, 6))
+            if (wk_buf_append(b, esc, 6))
                 return -1;
         }
         i += l;
     }
-    return cli_buf_append(b, "\"", 1);
+    return wk_buf_append(b, "\"", 1);
 }
 
 /* ------------------------------------------------------------ the keying */
@@ -195,7 +194,7 @@ static char *printed(const char *fmt, const char *a, const char *b,
  * message (malloc'd) saying why not. */
 static char *member_text(const job *j, const char *text, size_t len,
                          const char *name, const char *quoted,
-                         const char *where, cli_buf *wrap, cli_buf *out)
+                         const char *where, wk_buf *wrap, wk_buf *out)
 {
     wj_error err = WJ_ERROR_INIT;
     wj_code rc = wj_validate(text, len, NULL, &err);
@@ -213,8 +212,8 @@ static char *member_text(const job *j, const char *text, size_t len,
         return printed("%s: %s%s", key, small, "");
     }
     wrap->len = 0;
-    if (cli_buf_append(wrap, "{\"tools\":[", 10) ||
-        cli_buf_append(wrap, text, len) || cli_buf_append(wrap, "]}", 2))
+    if (wk_buf_append(wrap, "{\"tools\":[", 10) ||
+        wk_buf_append(wrap, text, len) || wk_buf_append(wrap, "]}", 2))
         return NULL;
     path.ptr = name;
     path.len = strlen(name);
@@ -248,7 +247,7 @@ static char *member_text(const job *j, const char *text, size_t len,
 /* The key of one line (no terminator) into key[32], or a message. */
 static char *key_line(const job *j, const char *line, size_t len,
                       const wj_alloc *mem, unsigned char key[32],
-                      cli_buf *t1, cli_buf *t2, cli_buf *t3)
+                      wk_buf *t1, wk_buf *t2, wk_buf *t3)
 {
     const char *body = line, *fn = j->messages ? "messages_digest"
                                                : "data_digest";
@@ -272,7 +271,7 @@ static char *key_line(const job *j, const char *line, size_t len,
         }
     }
     if (j->messages) {
-        cli_buf *dst = body == t2->ptr ? t3 : t2;
+        wk_buf *dst = body == t2->ptr ? t3 : t2;
         if ((msg = member_text(j, body, blen, "messages", "\"messages\"",
                                j->o->member ? "body" : "line", t1, dst)))
             return msg;
@@ -283,16 +282,16 @@ static char *key_line(const job *j, const char *line, size_t len,
         rc = wj_data_digest(body, blen, mem, hex, &err);
     if (rc != WJ_OK)
         return wj_error_message(&err, fn, NULL, NULL);
-    wj_digest_bytes(hex, key);
+    wk_digest_bytes(hex, key);
     return NULL;
 }
 
-static void work(void *ctx, cli_block *b, cli_arena *arena)
+static void work(void *ctx, cli_block *b, wk_arena *arena)
 {
     const job *j = ctx;
-    cli_buf t1 = {0}, t2 = {0}, t3 = {0};
+    wk_buf t1 = {0}, t2 = {0}, t3 = {0};
     size_t r, start, end;
-    wj_alloc mem = cli_arena_alloc(arena);
+    wj_alloc mem = wk_arena_alloc(arena);
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
         size_t len = end - start;
@@ -301,38 +300,38 @@ static void work(void *ctx, cli_block *b, cli_arena *arena)
         char *msg;
         if (len && line[len - 1] == '\n')
             len--;
-        if (wj_line_is_blank(line, len)) {
+        if (wk_line_is_blank(line, len)) {
             key[0] = TAG_BLANK;
-            if (cli_buf_append(&b->out, key, 1))
+            if (wk_buf_append(&b->out, key, 1))
                 goto nomem;
             continue;
         }
-        cli_arena_reset(arena);
+        wk_arena_reset(arena);
         msg = key_line(j, line, len, &mem, key + 1, &t1, &t2, &t3);
         if (!msg) {
             key[0] = TAG_KEY;
-            if (cli_buf_append(&b->out, key, 33))
+            if (wk_buf_append(&b->out, key, 33))
                 goto nomem;
         } else {
             uint32_t ml = (uint32_t)strlen(msg);
             key[0] = TAG_ERROR;
-            if (cli_buf_append(&b->out, key, 1) ||
-                cli_buf_append(&b->out, &ml, 4) ||
-                cli_buf_append(&b->out, msg, ml)) {
+            if (wk_buf_append(&b->out, key, 1) ||
+                wk_buf_append(&b->out, &ml, 4) ||
+                wk_buf_append(&b->out, msg, ml)) {
                 free(msg);
                 goto nomem;
             }
             free(msg);
         }
     }
-    cli_buf_free(&t1);
-    cli_buf_free(&t2);
-    cli_buf_free(&t3);
+    wk_buf_free(&t1);
+    wk_buf_free(&t2);
+    wk_buf_free(&t3);
     return;
 nomem:
-    cli_buf_free(&t1);
-    cli_buf_free(&t2);
-    cli_buf_free(&t3);
+    wk_buf_free(&t1);
+    wk_buf_free(&t2);
+    wk_buf_free(&t3);
     b->out.len = 0;
     b->fail_at = 0;
 }
@@ -362,7 +361,7 @@ typedef struct run {
     size_t n_files;
     char *unique_dir, *counts_dir;
     char name_fmt[48];
-    digest_table t;
+    wk_digest_table t;
     uint64_t nonblank, valid;
     err_rec errors[MAX_ERRORS];
     size_t n_errors;
@@ -453,7 +452,7 @@ static int consume(void *ctx, cli_block *b)
         }
         {
             int fresh;
-            entry *e = digest_table_put(&r->t, (const unsigned char *)o + pos,
+            entry *e = wk_digest_table_put(&r->t, (const unsigned char *)o + pos,
                                         &fresh);
             pos += 32;
             r->valid++;
@@ -483,7 +482,7 @@ static int consume(void *ctx, cli_block *b)
 /* The counts parts, from the table in first-occurrence order. */
 static int write_counts(run *r)
 {
-    cli_buf line = {0}, name = {0};
+    wk_buf line = {0}, name = {0};
     FILE *f = NULL;
     size_t cur = 0, k;
     uint64_t i;
@@ -505,7 +504,7 @@ static int write_counts(run *r)
         }
     }
     for (i = 0; i < r->t.n && !st; i++) {
-        entry *e = digest_table_at(&r->t, i);
+        entry *e = wk_digest_table_at(&r->t, i);
         if (!f || e->file != cur) {
             char *p;
             if (f && fclose(f))
@@ -531,16 +530,16 @@ static int write_counts(run *r)
             snprintf(hex + 2 * k, 3, "%02x", e->key[k]);
         line.len = 0;
         snprintf(num, sizeof num, "\", \"count\": %" PRIu64, e->count);
-        if (cli_buf_append(&line, "{\"key\": \"", 9) ||
-            cli_buf_append(&line, hex, 64) ||
-            cli_buf_append(&line, num, strlen(num)) ||
-            cli_buf_append(&line, ", \"first\": {\"file\": ", 20) ||
-            cli_buf_append(&line, name.ptr, name.len)) {
+        if (wk_buf_append(&line, "{\"key\": \"", 9) ||
+            wk_buf_append(&line, hex, 64) ||
+            wk_buf_append(&line, num, strlen(num)) ||
+            wk_buf_append(&line, ", \"first\": {\"file\": ", 20) ||
+            wk_buf_append(&line, name.ptr, name.len)) {
             st = EXIT_USAGE;
             break;
         }
         snprintf(num, sizeof num, ", \"line\": %" PRIu64 "}}\n", e->line);
-        if (cli_buf_append(&line, num, strlen(num)) ||
+        if (wk_buf_append(&line, num, strlen(num)) ||
             fwrite(line.ptr, 1, line.len, f) != line.len)
             st = EXIT_USAGE;
     }
@@ -548,14 +547,14 @@ static int write_counts(run *r)
         st = EXIT_USAGE;
     if (st)
         cli_error("%s: %s", r->counts_dir, strerror(errno));
-    cli_buf_free(&line);
-    cli_buf_free(&name);
+    wk_buf_free(&line);
+    wk_buf_free(&name);
     return st;
 }
 
 static int write_summary(run *r, const char *path)
 {
-    cli_buf s = {0};
+    wk_buf s = {0};
     char num[200];
     size_t k;
     uint64_t distinct = r->t.n;
@@ -567,27 +566,27 @@ static int write_summary(run *r, const char *path)
              ",\n  \"duplicates\": %" PRIu64 ",\n  \"errors\": [",
              r->nonblank, r->valid, r->nonblank - r->valid, distinct,
              r->valid - distinct);
-    st |= cli_buf_append(&s, num, strlen(num));
+    st |= wk_buf_append(&s, num, strlen(num));
     for (k = 0; k < r->n_errors; k++) {
         const err_rec *e = &r->errors[k];
         const char *fname = r->files[e->file];
         const char *head = ",\n    {\n      \"file\": " + (k ? 0 : 1);
-        st |= cli_buf_append(&s, head, strlen(head));
+        st |= wk_buf_append(&s, head, strlen(head));
         st |= quote(&s, fname, strlen(fname), QUOTE_BACKSLASH);
         snprintf(num, sizeof num, ",\n      \"line\": %" PRIu64
                                   ",\n      \"error\": ", e->line);
-        st |= cli_buf_append(&s, num, strlen(num));
+        st |= wk_buf_append(&s, num, strlen(num));
         st |= quote(&s, e->msg, strlen(e->msg), QUOTE_BACKSLASH);
-        st |= cli_buf_append(&s, "\n    }", 6);
+        st |= wk_buf_append(&s, "\n    }", 6);
     }
-    st |= cli_buf_append(&s, r->n_errors ? "\n  ]\n}\n" : "]\n}\n",
+    st |= wk_buf_append(&s, r->n_errors ? "\n  ]\n}\n" : "]\n}\n",
                          r->n_errors ? 7 : 4);
     f = st ? NULL : fopen(path, "wb");
     if (!f || fwrite(s.ptr, 1, s.len, f) != s.len || fclose(f)) {
         cli_error("%s: %s", path, strerror(errno));
         st = EXIT_USAGE;
     }
-    cli_buf_free(&s);
+    wk_buf_free(&s);
     return st ? EXIT_USAGE : 0;
 }
 
@@ -1005,7 +1004,7 @@ int cli_run_dedup(const cli_options *o)
     int lock_fd = -1;
     cli_options ro = *o;
     cli_block_hooks hooks;
-    cli_buf q = {0};
+    wk_buf q = {0};
     size_t k, digits;
     int st;
     char num[32];
@@ -1031,7 +1030,7 @@ int cli_run_dedup(const cli_options *o)
                            "");
 
     memset(&r, 0, sizeof r);
-    digest_table_init(&r.t, sizeof(entry));
+    wk_digest_table_init(&r.t, sizeof(entry));
     if ((st = place_of(o->out, &place)) ||
         (st = check_out_contents(o->out, &place)))
         goto out;
@@ -1040,7 +1039,7 @@ int cli_run_dedup(const cli_options *o)
     r.j.messages = strcmp(o->key, "messages_digest") == 0;
     if (o->member) {
         if (quote(&q, o->member, strlen(o->member), QUOTE_UTF8) ||
-            cli_buf_append(&q, "", 1))
+            wk_buf_append(&q, "", 1))
             return EXIT_USAGE;
         r.j.quoted_member = q.ptr;
     }
@@ -1131,12 +1130,12 @@ out:
     for (k = 0; k < inputs.n; k++)
         free(inputs.v[k]);
     free(inputs.v);
-    digest_table_free(&r.t);
+    wk_digest_table_free(&r.t);
     free(stage);
     free(summary);
     free(r.unique_dir);
     free(r.counts_dir);
-    cli_buf_free(&q);
+    wk_buf_free(&q);
     place_free(&place);
     return st;
 }

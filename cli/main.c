@@ -68,7 +68,7 @@ static void usage(FILE *f)
           f);
     for (k = 0; k < n; k++) {
         size_t p;
-        if (!(fns[k].flags & WJ_FN_CLI) || (fns[k].flags & WJ_FN_AGGREGATE))
+        if (!(wk_function_hosts(&fns[k]) & WK_HOST_CLI) || (fns[k].flags & WJ_FN_AGGREGATE))
             continue;
         fprintf(f, "  %s(", fns[k].name);
         for (p = 0; p < fns[k].n_params; p++) {
@@ -160,9 +160,10 @@ static int run(int argc, char **argv, cli_options *o)
     audit = strcmp(fname, "cache-audit") == 0;
     if (!dedup && !audit) {
         o->fn = wj_function_find(fname, strlen(fname));
-        if (!o->fn || !(o->fn->flags & WJ_FN_CLI) ||
+        if (!o->fn || !(wk_function_hosts(o->fn) & WK_HOST_CLI) ||
             (o->fn->flags & WJ_FN_AGGREGATE))
             return bad_usage("unknown function '%s'", fname);
+        o->one_line = cli_result_one_line(o->fn);
     }
     o->args = calloc((size_t)argc, sizeof *o->args);
     o->files = calloc((size_t)argc, sizeof *o->files);

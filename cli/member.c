@@ -14,31 +14,31 @@
 
 #include "member.h"
 
-int cli_json_quote(cli_buf *b, const char *s, size_t n)
+int cli_json_quote(wk_buf *b, const char *s, size_t n)
 {
     size_t i;
     char esc[8];
-    if (cli_buf_append(b, "\"", 1))
+    if (wk_buf_append(b, "\"", 1))
         return -1;
     for (i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
             esc[0] = '\\', esc[1] = (char)c;
-            if (cli_buf_append(b, esc, 2))
+            if (wk_buf_append(b, esc, 2))
                 return -1;
         } else if (c < 0x20) {
             snprintf(esc, sizeof esc, "\\u%04x", c);
-            if (cli_buf_append(b, esc, 6))
+            if (wk_buf_append(b, esc, 6))
                 return -1;
-        } else if (cli_buf_append(b, &c, 1))
+        } else if (wk_buf_append(b, &c, 1))
             return -1;
     }
-    return cli_buf_append(b, "\"", 1);
+    return wk_buf_append(b, "\"", 1);
 }
 
 /* Decodes the JSON string at s[0..n) (quotes included) into out, through
  * the core's wj_string_value. */
-int cli_unquote(cli_buf *out, const char *s, size_t n)
+int cli_unquote(wk_buf *out, const char *s, size_t n)
 {
     wj_error err = WJ_ERROR_INIT;
     char *bytes = NULL;
@@ -48,13 +48,13 @@ int cli_unquote(cli_buf *out, const char *s, size_t n)
     out->len = 0;
     if (wj_string_value(s, n, NULL, &bytes, &len, &err) != WJ_OK)
         return -1;
-    st = cli_buf_append(out, bytes, len);
+    st = wk_buf_append(out, bytes, len);
     wj_free(NULL, bytes);
     return st;
 }
 
 int cli_member_text(const char *text, size_t len, const char *name,
-                    cli_buf *wrap, cli_buf *out, wj_error *err)
+                    wk_buf *wrap, wk_buf *out, wj_error *err)
 {
     wj_name path, *el = NULL;
     char *found = NULL;
@@ -63,8 +63,8 @@ int cli_member_text(const char *text, size_t len, const char *name,
     int st = 0;
 
     wrap->len = 0;
-    if (cli_buf_append(wrap, "{\"tools\":[", 10) ||
-        cli_buf_append(wrap, text, len) || cli_buf_append(wrap, "]}", 2)) {
+    if (wk_buf_append(wrap, "{\"tools\":[", 10) ||
+        wk_buf_append(wrap, text, len) || wk_buf_append(wrap, "]}", 2)) {
         err->code = WJ_ERR_NOMEM;
         err->msg = "out of memory";
         return -1;
@@ -101,8 +101,8 @@ static char *message(const char *fn, const char *what, const char *quoted)
 }
 
 char *cli_member_document(const char *text, size_t len, const char *name,
-                          const char *quoted, const char *fn, cli_buf *tmp,
-                          cli_buf *out, const char **doc, size_t *doc_len)
+                          const char *quoted, const char *fn, wk_buf *tmp,
+                          wk_buf *out, const char **doc, size_t *doc_len)
 {
     wj_error err = WJ_ERROR_INIT;
     int found;

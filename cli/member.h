@@ -10,7 +10,7 @@
 
 /* Decodes the JSON string at s[0..n) (quotes included, valid JSON as the
  * core writes it) into out; 0, or -1 when out of memory. */
-int cli_unquote(cli_buf *out, const char *s, size_t n);
+int cli_unquote(wk_buf *out, const char *s, size_t n);
 
 /*
  * The exact bytes of member name of the JSON text[0..len) (valid JSON, as
@@ -19,7 +19,7 @@ int cli_unquote(cli_buf *out, const char *s, size_t n);
  * deep that the member cannot be reached, out of memory).  wrap is scratch.
  */
 int cli_member_text(const char *text, size_t len, const char *name,
-                    cli_buf *wrap, cli_buf *out, wj_error *err);
+                    wk_buf *wrap, wk_buf *out, wj_error *err);
 
 /* The JSON document a record gives under --member NAME (member.c): the
  * record text[0..len) must be a JSON object with member NAME (quoted: NAME
@@ -28,11 +28,11 @@ int cli_member_text(const char *text, size_t len, const char *name,
  * (tmp, out) or NULL (an empty document); NULL returned, or a message
  * (malloc'd) naming fn. */
 char *cli_member_document(const char *text, size_t len, const char *name,
-                          const char *quoted, const char *fn, cli_buf *tmp,
-                          cli_buf *out, const char **doc, size_t *doc_len);
+                          const char *quoted, const char *fn, wk_buf *tmp,
+                          wk_buf *out, const char **doc, size_t *doc_len);
 
 /* Appends s[0..n) as a JSON string (quotes, \" \\ and control characters
  * escaped, other bytes as they are): how messages show a member name. */
-int cli_json_quote(cli_buf *b, const char *s, size_t n);
+int cli_json_quote(wk_buf *b, const char *s, size_t n);
 
 #endif

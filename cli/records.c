@@ -254,10 +254,10 @@ int cli_chunk_header(const char *p, size_t n, uint64_t *count)
     return 0;
 }
 
-static int tsv_escaped(cli_buf *out, const char *s, size_t n)
+static int tsv_escaped(wk_buf *out, const char *s, size_t n)
 {
     size_t k, from = 0;
-    if (cli_buf_reserve(out, n + 1))
+    if (wk_buf_reserve(out, n + 1))
         return -1;
     for (k = 0; k < n; k++) {
         char e;
@@ -271,15 +271,15 @@ static int tsv_escaped(cli_buf *out, const char *s, size_t n)
         case '\f': e = 'f'; break;
         default: continue;
         }
-        if (cli_buf_append(out, s + from, k - from) ||
-            cli_buf_append(out, "\\", 1) || cli_buf_append(out, &e, 1))
+        if (wk_buf_append(out, s + from, k - from) ||
+            wk_buf_append(out, "\\", 1) || wk_buf_append(out, &e, 1))
             return -1;
         from = k + 1;
     }
-    return cli_buf_append(out, s + from, n - from);
+    return wk_buf_append(out, s + from, n - from);
 }
 
-int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
+int cli_write_result(wk_buf *out, cli_format f, const char *text, size_t len,
                      int is_null, int nullable, const char *null_text)
 {
     if (f == FORMAT_LINES) {
@@ -287,12 +287,12 @@ int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
             text = null_text;
             len = strlen(null_text);
         }
-        return cli_buf_append(out, text, len) || cli_buf_append(out, "\n", 1);
+        return wk_buf_append(out, text, len) || wk_buf_append(out, "\n", 1);
     }
     if (f == FORMAT_TSV) {
         if (is_null)
-            return cli_buf_append(out, "\\N\n", 3);
-        return tsv_escaped(out, text, len) || cli_buf_append(out, "\n", 1);
+            return wk_buf_append(out, "\\N\n", 3);
+        return tsv_escaped(out, text, len) || wk_buf_append(out, "\n", 1);
     }
     {
         unsigned char v[11];
@@ -300,7 +300,7 @@ int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
         uint64_t x = len;
         if (nullable) {
             unsigned char b = is_null ? 1 : 0;
-            if (cli_buf_append(out, &b, 1))
+            if (wk_buf_append(out, &b, 1))
                 return -1;
             if (is_null)
                 return 0;
@@ -311,6 +311,6 @@ int cli_write_result(cli_buf *out, cli_format f, const char *text, size_t len,
             v[k++] = (unsigned char)((x & 0x7f) | (x > 0x7f ? 0x80 : 0));
             x >>= 7;
         } while (x);
-        return cli_buf_append(out, v, k) || cli_buf_append(out, text, len);
+        return wk_buf_append(out, v, k) || wk_buf_append(out, text, len);
     }
 }

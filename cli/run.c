@@ -70,6 +70,11 @@ typedef struct pool {
     char *quoted_member; /* --member NAME as a JSON string, for messages */
 } pool;
 
+int cli_result_one_line(const wj_function *fn)
+{
+    return fn->result == WJ_RESULT_DIGEST || fn->result == WJ_RESULT_INTEGER;
+}
+
 static block *slot(pool *p, uint64_t seq)
 {
     return &p->blocks[seq % p->n_blocks];
@@ -100,7 +105,7 @@ typedef struct arg_room {
     cli_field *fields;
     wj_arg *args;
     size_t n_fields, n_args; /* their capacities */
-    cli_buf tmp, doc; /* --member */
+    wk_buf tmp, doc; /* --member */
 } arg_room;
 
 static int room_for(arg_room *a, size_t fields, size_t args)
@@ -124,8 +129,8 @@ static void room_free(arg_room *a)
 {
     free(a->fields);
     free(a->args);
-    cli_buf_free(&a->tmp);
-    cli_buf_free(&a->doc);
+    wk_buf_free(&a->tmp);
+    wk_buf_free(&a->doc);
 }
 
 /* The arguments of the record p[0..n) into a->args (*na of them); NULL, or
@@ -172,14 +177,14 @@ static char *record_args(pool *p, arg_room *a, char *rec, size_t n,
     return NULL;
 }
 
-static void work_function(pool *p, block *b, cli_arena *arena)
+static void work_function(pool *p, block *b, wk_arena *arena)
 {
     const cli_options *o = p->o;
     const wj_function *fn = o->fn;
     arg_room room = {0};
     size_t r, start, end;
     char num[32];
-    wj_alloc mem = cli_arena_alloc(arena);
+    wj_alloc mem = wk_arena_alloc(arena);
 
     b->out.len = 0;
     for (r = 0; cli_block_record(b, r, &start, &end); r++) {
@@ -191,7 +196,7 @@ static void work_function(pool *p, block *b, cli_arena *arena)
         const char *text = NULL;
         size_t len = 0;
 
-        cli_arena_reset(arena); /* the record before is written out */
+        wk_arena_reset(arena); /* the record before is written out */
 
         msg = record_args(p, &room, b->in.ptr + start, end - start, &na);
         if (!msg && room.args) {
@@ -211,7 +216,7 @@ static void work_function(pool *p, block *b, cli_arena *arena)
                     len = res.len;
                 }
                 if (o->format == FORMAT_LINES &&
-                    !(fn->flags & WJ_FN_COMPACT) && memchr(text, '\n', len)) {
+                    !o->one_line && memchr(text, '\n', len)) {
                     msg = printed("%s: the result holds a line break; use "
                                   "--format tsv or rowbinary",
                                   fn->name);
@@ -284,7 +289,7 @@ static int put_record(pool *p, block *b, size_t r, const char *text,
 {
     const cli_options *o = p->o;
     if (!failed && !is_null && o->format == FORMAT_LINES &&
-        !(o->fn->flags & WJ_FN_COMPACT) && memchr(text, '\n', len)) {
+        !o->one_line && memchr(text, '\n', len)) {
         msg = printed("%s: the result holds a line break; use --format tsv "
                       "or rowbinary",
                       o->fn->name);
@@ -391,7 +396,7 @@ static void work_batched(pool *p, block *b, batch_room *br)
     room_free(&room);
 }
 
-static void work_block(pool *p, block *b, cli_arena *arena, batch_room *br)
+static void work_block(pool *p, block *b, wk_arena *arena, batch_room *br)
 {
     if (p->hooks) {
         p->hooks->work(p->hooks->ctx, b, arena);
@@ -445,7 +450,7 @@ int cli_block_record(block *b, size_t r, size_t *start, size_t *end)
 static void *worker(void *arg)
 {
     pool *p = arg;
-    cli_arena arena = {0};
+    wk_arena arena = {0};
     batch_room *br = NULL;
     pthread_setname_np(pthread_self(), "wj-work");
     if (!p->hooks && batch_pays(p->o))
@@ -473,7 +478,7 @@ static void *worker(void *arg)
         pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
-    cli_arena_release(&arena);
+    wk_arena_release(&arena);
     batch_room_free(br);
     return NULL;
 }
@@ -614,7 +619,7 @@ static int pass_on(pool *p, block **b, size_t parsed)
     submit(p);
     if ((st = take_slot(p, &nb)))
         return st;
-    if (cli_buf_reserve_upto(&nb->in, tail_len + READ_BYTES,
+    if (wk_buf_reserve_upto(&nb->in, tail_len + READ_BYTES,
                              WJ_MAX_INPUT + READ_BYTES)) {
         cli_error("out of memory");
         return EXIT_USAGE;
@@ -726,7 +731,7 @@ static int run_file(pool *p, const char *name, size_t index,
         }
         if (want > WJ_MAX_INPUT - (b->in.len - parsed))
             want = WJ_MAX_INPUT - (b->in.len - parsed);
-        if (cli_buf_reserve_upto(&b->in, want,
+        if (wk_buf_reserve_upto(&b->in, want,
                                  parsed + WJ_MAX_INPUT + READ_BYTES)) {
             st = EXIT_USAGE;
             cli_error("out of memory");
@@ -857,7 +862,7 @@ static int lend_first_buffers(pool *p)
 {
     size_t each = IN_BYTES + OUT_BYTES, k;
     p->first_size = p->n_blocks * each;
-    p->first_buffers = cli_big_realloc(NULL, 0, &p->first_size);
+    p->first_buffers = wk_big_realloc(NULL, 0, &p->first_size);
     if (!p->first_buffers)
         return -1;
     for (k = 0; k < p->n_blocks; k++) {
@@ -876,12 +881,12 @@ static void free_pool(pool *p)
 {
     size_t k;
     for (k = 0; k < p->n_blocks; k++) {
-        cli_buf_free(&p->blocks[k].in);
+        wk_buf_free(&p->blocks[k].in);
         free(p->blocks[k].ends);
         free(p->blocks[k].fail_msg);
-        cli_buf_free(&p->blocks[k].out);
+        wk_buf_free(&p->blocks[k].out);
     }
-    cli_big_free(p->first_buffers, p->first_size);
+    wk_big_free(p->first_buffers, p->first_size);
     free(p->blocks);
     free(p->first_fail);
     free(p->quoted_member);
@@ -926,9 +931,9 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     for (k = 0; k < p.n_blocks; k++)
         p.blocks[k].fail_at = SIZE_MAX;
     if (!hooks && o->member) {
-        cli_buf q = {0};
+        wk_buf q = {0};
         if (cli_json_quote(&q, o->member, strlen(o->member)) ||
-            cli_buf_append(&q, "", 1)) {
+            wk_buf_append(&q, "", 1)) {
             cli_error("out of memory");
             free_pool(&p);
             free(threads);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * functions.c - the table of functions: every function the front ends
- * offer, declared once, and wj_function_call, which checks a call against
+ * functions.c - the table of functions: every function the library offers
+ * by name, declared once, and wj_function_call, which checks a call against
  * its row and runs the core call behind it.  A function added here is in
- * every front end whose flag it carries (ARCHITECTURE.md, "Adding a
- * function").
+ * every front end, or in those the kit's hosts.c names (ARCHITECTURE.md,
+ * "Adding a function").
  */
 #include "wj_internal.h"
 
@@ -363,14 +363,11 @@ static const wj_param p_encode[] = {
 
 #define PARAMS(p) p, sizeof p / sizeof *p
 #define NO_PARAMS NULL, 0
-/* Where the functions of the contract's SQL table exist. */
-#define EVERYWHERE (WJ_FN_SQL | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI)
-#define NOT_JQ (WJ_FN_SQL | WJ_FN_PYTHON | WJ_FN_CLI)
 
 /* clang-format off */
 static const wj_function table[] = {
     {"wire_json", PARAMS(p_wire), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
+     0,
      "the wire rendering: compact, sorted, a schema's properties in the "
      "order of its required array", call_wire_json,
      "The wire rendering: compact, members sorted by code point, a\n"
@@ -378,45 +375,45 @@ static const wj_function table[] = {
      "top-level members named as data members are data (sorted,\n"
      "never read as schema)."},
     {"wire_json_sorted", PARAMS(p_doc), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT,
+     0,
      "the wire rendering with every object sorted, no schema rule",
      call_wire_json_sorted,
      "The wire rendering with every object sorted (no property-map\n"
      "rule)."},
     {"canonical_json", PARAMS(p_doc), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_COMPACT | WJ_FN_DOUBLES,
+     WJ_FN_DOUBLES,
      "RFC 8785 canonical JSON, the identity key", call_canonical_json,
      "The canonical rendering, RFC 8785 (JCS): the identity key."},
     {"data_digest", PARAMS(p_doc), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
+     WJ_FN_DOUBLES,
      "SHA-256 of the canonical JSON, 64 hex characters", call_data_digest,
      "SHA-256 of canonical_json(doc), 64 lowercase hex characters."},
     {"message_digest", PARAMS(p_message), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
+     WJ_FN_DOUBLES,
      "digest of a chat message without its null members, extra and the "
      "members named", call_message_digest,
      "The digest of a chat message (a JSON object) without its null\n"
      "members, without extra and without the members named."},
     {"messages_digest", PARAMS(p_messages), WJ_RESULT_DIGEST,
-     EVERYWHERE | WJ_FN_JQ_TEXT | WJ_FN_DOUBLES,
+     WJ_FN_DOUBLES,
      "digest of a conversation: SHA-256 of its messages' digests in order",
      call_messages_digest,
      "SHA-256 of the message_digest hex strings of the array's\n"
      "messages, in order."},
     {"messages_digest_agg", PARAMS(p_agg), WJ_RESULT_DIGEST,
-     WJ_FN_SQL | WJ_FN_AGGREGATE | WJ_FN_DOUBLES,
+     WJ_FN_AGGREGATE | WJ_FN_DOUBLES,
      "messages_digest of the rows' messages in order; as a window function, "
      "the prefix digest", NULL,
      "messages_digest of the rows' messages in order; as a window\n"
      "function, the digest of each prefix."},
     {"canonical_arguments", PARAMS(p_arguments), WJ_RESULT_TEXT,
-     EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
+     WJ_FN_RAW_TEXT,
      "a tool call's arguments as canonical JSON, or unchanged when they do "
      "not parse", call_canonical_arguments,
      "canonical_json(text) when it succeeds, else text unchanged (a\n"
      "tool call's arguments as models emit them)."},
     {"with_top_level", PARAMS(p_top_level), WJ_RESULT_BODY,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_RAW_INPUT,
+     WJ_FN_MAY_BE_NULL | WJ_FN_RAW_TEXT,
      "the body with every top-level member NAME set to VALUE, no other byte "
      "changed", call_with_top_level,
      "body with the value of every top-level member called name\n"
@@ -426,8 +423,7 @@ static const wj_function table[] = {
      "Python value: a str becomes a JSON string, a Fragment is\n"
      "spliced as it is, None is null."},
     {"tool_schemas", PARAMS(p_tool_schemas), WJ_RESULT_TEXTS,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_NAMES_GIVEN |
-         WJ_FN_JQ_RAW_INPUT,
+     WJ_FN_MAY_BE_NULL | WJ_FN_RAW_TEXT | WJ_FN_PATH,
      "each tool's value at PATH, as the exact text the client sent",
      call_tool_schemas,
      "For each element of body's top-level tools array, the exact\n"
@@ -435,7 +431,7 @@ static const wj_function table[] = {
      "tool without one), as a list; None when body has no top-level\n"
      "tools array."},
     {"encode_with_schemas", PARAMS(p_encode), WJ_RESULT_JSON,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_RAW_INPUT,
+     WJ_FN_MAY_BE_NULL | WJ_FN_RAW_TEXT,
      "the body in the wire rendering, tools spelled as models saw them",
      call_encode_with_schemas,
      "body in the wire rendering (data member messages) with its\n"
@@ -444,41 +440,41 @@ static const wj_function table[] = {
      "says the same.  texts is JSON text or a list of str/None, as\n"
      "tool_schemas gives; None when the tools cannot be spelled."},
     {"wirejson_error", PARAMS(p_doc), WJ_RESULT_TEXT,
-     EVERYWHERE | WJ_FN_MAY_BE_NULL | WJ_FN_JQ_STRING_INPUT | WJ_FN_VERDICT,
+     WJ_FN_MAY_BE_NULL | WJ_FN_VERDICT,
      "NULL for valid input, else the error message", call_wirejson_error,
      "None when doc is valid input, else the error message (without\n"
      "a function name)."},
     {"wirejson_error_position", PARAMS(p_doc), WJ_RESULT_INTEGER,
-     NOT_JQ | WJ_FN_MAY_BE_NULL | WJ_FN_VERDICT,
+     WJ_FN_MAY_BE_NULL | WJ_FN_VERDICT,
      "NULL for valid input, else the 0-based byte offset of the error",
      call_wirejson_error_position,
      "None when doc is valid input, else the 0-based byte offset of\n"
      "the error."},
     {"wirejson_version", NO_PARAMS, WJ_RESULT_TEXT,
-     WJ_FN_SQL | WJ_FN_CLI | WJ_FN_STABLE,
+     WJ_FN_STABLE,
      "the library version", call_version,
      "The version of the wirejson library."},
     {"prefix_digests", PARAMS(p_messages), WJ_RESULT_DIGESTS,
-     WJ_FN_DUCKDB | WJ_FN_PYTHON | WJ_FN_JQ | WJ_FN_CLI,
+     0,
      "the messages_digest of every prefix of a conversation",
      call_prefix_digests,
      "A list of the messages_digest of each prefix of the array of\n"
      "messages doc (element k: of the first k+1 messages), in linear\n"
      "time."},
     {"prompt_prefix_digests", PARAMS(p_prompt), WJ_RESULT_DIGESTS,
-     EVERYWHERE | WJ_FN_JQ_RAW_INPUT,
+     WJ_FN_RAW_TEXT,
      "the prompt-cache prefix digests of a request body: one per element, "
      "in mode sent, canonical or tools_set", call_prompt_prefix_digests,
      "A list of the prompt-cache prefix digests of the request body:\n"
      "one per element (model, tools and response format; system; each\n"
      "message), in mode sent (the default), canonical or tools_set."},
     {"common_prefix_length", PARAMS(p_common), WJ_RESULT_INTEGER,
-     EVERYWHERE,
+     0,
      "the number of leading entries two arrays of prefix digests share",
      call_common_prefix_length,
      "The number of leading entries the arrays of prefix digests a\n"
      "and b share (a list or JSON text each)."},
-    {"version", NO_PARAMS, WJ_RESULT_TEXT, WJ_FN_PYTHON | WJ_FN_STABLE,
+    {"version", NO_PARAMS, WJ_RESULT_TEXT, WJ_FN_STABLE,
      "the library version", call_version,
      "The version of the wirejson library."},
 };

@@ -35,7 +35,7 @@ extern "C" {
 /*
  * The one place the version is set: CMake reads these three lines into
  * project(wirejson VERSION ...), so the SONAME, wirejson.pc, the CMake
- * package, wj_version(), wirejson_version() and wirejq --version all follow.
+ * package and wj_version() all follow.
  */
 #define WJ_VERSION_MAJOR 0
 #define WJ_VERSION_MINOR 3
@@ -126,7 +126,7 @@ WJ_API size_t wj_error_format(const wj_error *err, const char *func, char *buf,
 
 /* "syntax", "utf8", "duplicate", "depth", "range", "type", "argument",
  * "nomem", "toobig", "interrupted" (WJ_OK: "ok"; an unknown code: "unknown"): a stable
- * short name for a code, for front ends that expose it. */
+ * short name for a code, for callers that expose it. */
 WJ_API const char *wj_code_name(wj_code code);
 
 /* -------------------------------------------------------------- allocator */
@@ -258,8 +258,8 @@ WJ_API wj_code wj_messages_digest(const char *json, size_t len,
  * after dropping the oldest message the next digest rehashes what is held
  * (64 bytes a message, no message parsed again).  All its memory, the
  * SHA-256 state included, comes from the allocator given, so it may live in
- * an arena that is thrown away without wj_conversation_free (PostgreSQL's
- * memory contexts).  One thread at a time per conversation.
+ * an arena that is thrown away without wj_conversation_free (a database's
+ * per-query memory).  One thread at a time per conversation.
  */
 typedef struct wj_conversation wj_conversation;
 
@@ -290,7 +290,7 @@ WJ_API wj_code wj_conversation_digest(wj_conversation *conv,
 /*
  * The running hash of messages_digest as a plain value: SHA-256 over message
  * digest hex strings appended in order.  Copying the struct copies the hash,
- * so a front end that combines partial results (DuckDB's window frames) can
+ * so a caller that combines partial results (a window's frames) can
  * extend a prefix's hash instead of hashing the prefix again; two chains
  * equal byte for byte (memcmp) have hashed the same digests.  No call fails
  * or allocates.
@@ -365,12 +365,12 @@ WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
                                       const wj_alloc *alloc, char **out,
                                       size_t *out_len, wj_error *err);
 
-/* ------------------------------------------------------ front-end kit */
+/* ---------------------------------------------------- a value's parts */
 
 /*
  * The full message of wj_error_format in a buffer of its own, allocated with
  * alloc (release with wj_free), never cut; its length in *len (may be NULL).
- * NULL when out of memory.  The one error-buffer policy of every front end.
+ * NULL when out of memory.
  */
 WJ_API char *wj_error_message(const wj_error *err, const char *func,
                               const wj_alloc *alloc, size_t *len);
@@ -395,17 +395,6 @@ WJ_API wj_code wj_array_elements(const char *json, size_t len,
 WJ_API wj_code wj_string_value(const char *json, size_t len,
                                const wj_alloc *alloc, char **out,
                                size_t *out_len, wj_error *err);
-
-/*
- * The dedup job's reading of JSON Lines (docs/contract.md §12), for the
- * front ends that run it: a line (without its \n) is blank when it holds
- * nothing but spaces, tabs and \r; such a line is skipped, never an error.
- */
-WJ_API int wj_line_is_blank(const char *line, size_t len);
-
-/* The 32 bytes that a digest's 64 lowercase hex characters spell, as the
- * dedup job keys its tables. */
-WJ_API void wj_digest_bytes(const char *hex, unsigned char bytes[32]);
 
 /*
  * The digest of every prefix of the conversation json (an array of
@@ -483,31 +472,30 @@ WJ_API void wj_prompt_prefix_free(const wj_alloc *alloc,
 /* ------------------------------------------------- the table of functions */
 
 /*
- * Every function the front ends offer, declared once: its name, its
- * parameters and their kinds, its result, where it exists, and the core
- * call behind it.  SQLite's, PostgreSQL's and DuckDB's registrations, the
- * Python methods, wirejq's builtins, the command line's functions and the
- * lists in the docs are all made from this table; a front end converts its
- * host's values to the kinds below, calls wj_function_call, and converts
- * the result back.
+ * Every function the library offers by name, declared once: its name, its
+ * parameters and their kinds, its result, and the core call behind it.  A
+ * caller that holds values of its own (a database, a language) converts
+ * them to the kinds below, calls wj_function_call or
+ * wj_function_call_batch, and converts the result back, so every function
+ * of the table reaches it through one call.
  */
 typedef enum wj_arg_kind {
     WJ_ARG_DOCUMENT, /* JSON text, strict input (§3) */
     WJ_ARG_TEXT,     /* any text, not read as input (a tool call's arguments) */
     WJ_ARG_NAME,     /* one member name */
-    WJ_ARG_VALUE,    /* JSON text of a value to splice; hosts make it from
-                        their values as SQLite's json_set does */
+    WJ_ARG_VALUE,    /* JSON text of a value to splice: a caller makes it
+                        from its values (a string becomes a JSON string) */
     WJ_ARG_TEXTS,    /* JSON text: an array of strings and nulls */
     WJ_ARG_NAMES,    /* the last parameter: any number of names (data
                         members, ignored members, a path); NULLs skipped */
-    WJ_ARG_DIGESTS,  /* JSON text: an array of digests (hosts with lists
-                        take their list of strings: DuckDB's VARCHAR[]) */
+    WJ_ARG_DIGESTS,  /* JSON text: an array of digests */
     WJ_ARG_WORD      /* the last parameter, optional: one word (a mode);
                         absent or NULL is the default */
 } wj_arg_kind;
 
 typedef enum wj_result_kind {
-    WJ_RESULT_JSON,    /* JSON text */
+    WJ_RESULT_JSON,    /* JSON text, compact: no whitespace outside strings,
+                          so never a line break */
     WJ_RESULT_BODY,    /* a raw request body: JSON text as the client spelled
                           it, repeated names and all */
     WJ_RESULT_TEXT,    /* text that need not be JSON */
@@ -515,46 +503,34 @@ typedef enum wj_result_kind {
     WJ_RESULT_INTEGER, /* an integer */
     WJ_RESULT_DIGESTS, /* a list of digests, as a JSON array of strings */
     WJ_RESULT_TEXTS    /* a list of texts, as a JSON array of strings and
-                          nulls (PostgreSQL json, a Python list, a jq array) */
+                          nulls */
 } wj_result_kind;
 
 /* wj_function.flags */
-#define WJ_FN_MAY_BE_NULL 0x0001u /* NULL from arguments that are not NULL */
-#define WJ_FN_AGGREGATE   0x0002u /* over rows: front ends run a
-                                     wj_conversation; wj_function_call fails */
-#define WJ_FN_STABLE      0x0004u /* depends on the library loaded, not only
-                                     on its arguments (not deterministic) */
-#define WJ_FN_SQLITE      0x0010u /* where it exists: the SQLite extension, */
-#define WJ_FN_POSTGRES    0x0020u /* PostgreSQL, */
-#define WJ_FN_DUCKDB      0x0040u /* DuckDB, */
-#define WJ_FN_PYTHON      0x0080u /* the Python module, */
-#define WJ_FN_JQ          0x0100u /* wirejq, */
-#define WJ_FN_CLI         0x0200u /* the command line */
-#define WJ_FN_SQL (WJ_FN_SQLITE | WJ_FN_POSTGRES | WJ_FN_DUCKDB)
-#define WJ_FN_JQ_TEXT     0x0400u /* wirejq also has NAME_text, which takes
-                                     the document as raw text (a string) */
-#define WJ_FN_JQ_NAMES_GIVEN 0x0800u /* wirejq: the names are one argument that
-                                        is always given (tool_schemas($path)) */
-#define WJ_FN_JQ_RAW_INPUT 0x1000u /* wirejq: a string input is the text itself
-                                      (a raw body), another value its JSON */
-#define WJ_FN_JQ_STRING_INPUT 0x2000u /* wirejq: the input must be a string,
-                                         the text itself (as NAME_text) */
-#define WJ_FN_COMPACT     0x4000u /* the result is a rendering: no whitespace
-                                     outside strings, so never a line break
-                                     (the command line need not look for one) */
-#define WJ_FN_DOUBLES     0x8000u /* reads a document's numbers only as
-                                     doubles (the canonical rendering and its
-                                     digests): a host may hand any spelling
-                                     of the same doubles */
-#define WJ_FN_VERDICT     0x10000u /* the result is a verdict on the
-                                      document's text (its error): a host
-                                      hands the text as it came */
+#define WJ_FN_MAY_BE_NULL 0x01u /* NULL from arguments that are not NULL */
+#define WJ_FN_AGGREGATE   0x02u /* over rows (wj_conversation);
+                                   wj_function_call fails */
+#define WJ_FN_STABLE      0x04u /* depends on the library loaded, not only
+                                   on its arguments (not deterministic) */
+#define WJ_FN_DOUBLES     0x08u /* reads a document's numbers only as
+                                   doubles (the canonical rendering and its
+                                   digests): a caller may hand any spelling
+                                   of the same doubles */
+#define WJ_FN_VERDICT     0x10u /* the result is a verdict on the
+                                   document's text (its error): a caller
+                                   hands the text as it came */
+#define WJ_FN_RAW_TEXT    0x20u /* reads its first argument's text byte for
+                                   byte (a raw request body, a tool call's
+                                   arguments): a caller hands the text as
+                                   it came, not its value written again */
+#define WJ_FN_PATH        0x40u /* its names are a path, followed from the
+                                   top in order, rather than a set */
 
 typedef struct wj_param {
     const char *name; /* as the docs call it: "X", "data_member", "texts" */
     wj_arg_kind kind;
-    const char *sql; /* as PostgreSQL's install script names it: "doc" */
-    const char *py;  /* as Python's stub and wirejq's $arguments name it */
+    const char *long_name;  /* for calls by named arguments: "message" */
+    const char *short_name; /* for keyword arguments: "doc", "ignored" */
 } wj_param;
 
 /* An argument: JSON text, text or a name; ptr NULL is SQL NULL. */
@@ -576,7 +552,7 @@ typedef struct wj_result {
 
 typedef struct wj_function wj_function;
 struct wj_function {
-    const char *name;       /* the SQL name, the Python name, the builtin */
+    const char *name;       /* the one name every caller knows it by */
     const wj_param *params; /* n_params of them; WJ_ARG_NAMES and
                                WJ_ARG_WORD only last */
     size_t n_params;
@@ -589,8 +565,8 @@ struct wj_function {
      * aggregate. */
     wj_code (*call)(const wj_arg *args, const wj_name *names, size_t n_names,
                     const wj_alloc *alloc, wj_result *res, wj_error *err);
-    /* The help paragraph: what the result is, in the words of the Python
-     * module's docstrings (None for a NULL result), which are made of it. */
+    /* The help paragraph: what the result is (None for a NULL result), in
+     * the words of the docstrings made of it. */
     const char *doc;
 };
 
@@ -625,8 +601,8 @@ WJ_API void wj_result_free(const wj_alloc *alloc, wj_result *res);
 /* ---------------------------------------------------------------- batches */
 
 /*
- * A function of the table on many rows at once: a DuckDB vector, a block
- * of the command line, a dedup partition, an Arrow column.  Each row gets
+ * A function of the table on many rows at once: a database's vector of
+ * values, a block of records, an Arrow column.  Each row gets
  * exactly the result or error wj_function_call would give it; the results
  * go into one buffer of the caller's, and the digests of data_digest and
  * message_digest are hashed across the rows at once (several SHA-256
@@ -685,11 +661,11 @@ WJ_API void wj_batch_out_free(const wj_alloc *alloc, wj_batch_out *out);
 /* ------------------------------------------------------------ JSON writer */
 
 /*
- * JSON text from a host language's values (Python objects, jsonb), to hand
- * to any function above.  Commas and colons are the writer's business.
+ * JSON text from a host's values (a language's objects, a database's JSON),
+ * to hand to any function above.  Commas and colons are the writer's business.
  * Names and strings are UTF-8 in which encoded surrogates (ED A0 80 .. ED BF
  * BF, "WTF-8") are allowed and written as lowercase \udxxx escapes, so a
- * Python str holding a lone surrogate round-trips; other invalid UTF-8 is
+ * string holding a lone surrogate round-trips; other invalid UTF-8 is
  * WJ_ERR_ARGUMENT.  Strings get the wire rendering's escapes.  A value or
  * name where the structure has no room for one (a value where an object
  * wants a member name, a second top-level value, an end that matches no

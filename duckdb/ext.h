@@ -9,6 +9,7 @@
 
 #include "duckdb_extension.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wirejson_duckdb.c - the DuckDB extension: every row of the core's table
- * of functions marked WJ_FN_DUCKDB, registered in one loop, and the one
+ * of functions the kit puts in DuckDB, registered in one loop, and the one
  * vectorised scalar callback they share (docs/contract.md §15).
  *
  *   LOAD 'build/wirejson.duckdb_extension';   -- allow_unsigned_extensions
@@ -678,7 +678,7 @@ DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection,
     for (k = 0; k < n; k++) {
         const wj_function *fn = &table[k];
         duckdb_state st;
-        if (!(fn->flags & WJ_FN_DUCKDB))
+        if (!(wk_function_hosts(fn) & WK_HOST_DUCKDB))
             continue;
         st = fn->flags & WJ_FN_AGGREGATE
                  ? wirejson_register_messages_agg(connection, fn)

@@ -84,7 +84,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
     size_t max = cli_record_fields_max(f, rec, len, columns);
     cli_field *a = malloc(max * sizeof *a), *b = malloc(max * sizeof *b);
     char *copy = malloc(len ? len : 1), *again;
-    cli_buf out = {0};
+    wk_buf out = {0};
     size_t na, nb, k;
     int bad;
     if (!copy || !a || !b)
@@ -110,10 +110,10 @@ static void check_fields(cli_format f, const char *rec, size_t len,
         abort();
     /* written back as one record of the same fields */
     for (k = 0; k < na; k++) {
-        if (f == FORMAT_TSV && k && cli_buf_append(&out, "\t", 1))
+        if (f == FORMAT_TSV && k && wk_buf_append(&out, "\t", 1))
             abort();
         if (f == FORMAT_LINES)
-            cli_buf_append(&out, a[k].ptr, a[k].len);
+            wk_buf_append(&out, a[k].ptr, a[k].len);
         else if (cli_write_result(&out, f, a[k].ptr, a[k].len, a[k].ptr == NULL,
                                   0, "") &&
                  f != FORMAT_TSV)
@@ -121,7 +121,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
         if (f == FORMAT_TSV && out.len && out.ptr[out.len - 1] == '\n')
             out.len--; /* the writer ends a row; fields go on */
     }
-    if (f != FORMAT_ROWBINARY && cli_buf_append(&out, "\n", 1))
+    if (f != FORMAT_ROWBINARY && wk_buf_append(&out, "\n", 1))
         abort();
     if (cli_record_end(f, out.ptr, out.len, columns, &bad) != out.len || bad)
         abort();
@@ -134,7 +134,7 @@ static void check_fields(cli_format f, const char *rec, size_t len,
             (a[k].len && memcmp(a[k].ptr, b[k].ptr, a[k].len)))
             abort();
     }
-    cli_buf_free(&out);
+    wk_buf_free(&out);
     free(copy);
     free(a);
     free(b);

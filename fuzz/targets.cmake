@@ -22,7 +22,9 @@ set(WIREJSON_FUZZ_HELPERS
 set(fuzz_records_SOURCES
     ${CMAKE_CURRENT_LIST_DIR}/../cli/records.c
     ${CMAKE_CURRENT_LIST_DIR}/../cli/util.c
-    ${CMAKE_CURRENT_LIST_DIR}/../cli/memory.c
-    ${CMAKE_CURRENT_LIST_DIR}/../cli/progress.c)
-set(fuzz_records_INCLUDES ${CMAKE_CURRENT_LIST_DIR}/../cli)
+    ${CMAKE_CURRENT_LIST_DIR}/../cli/progress.c
+    ${CMAKE_CURRENT_LIST_DIR}/../kit/buf.c
+    ${CMAKE_CURRENT_LIST_DIR}/../kit/memory.c)
+set(fuzz_records_INCLUDES ${CMAKE_CURRENT_LIST_DIR}/../cli
+    ${CMAKE_CURRENT_LIST_DIR}/../kit)
 set(fuzz_records_DEFINITIONS _XOPEN_SOURCE=700) # as the command line's

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * builtins.c - glue between libjq values and the wirejson core: every row
- * of the table of functions (wj_functions) with WJ_FN_JQ is a builtin, and
- * NAME_text too for rows with WJ_FN_JQ_TEXT (wirejson.jq, generated from
+ * of the table of functions (wj_functions) that the kit puts in wirejq
+ * (wk_function_hosts) is a builtin, and NAME_text too for rows whose shape
+ * has JQ_SHAPE_TEXT (jq_shapes.c; wirejson.jq, generated from
  * the same table, defines them).  A call is checked against its row,
  * its values converted by the row's parameter kinds, wj_function_call run,
  * and its result converted back by the row's result kind.
  *
  * The input is the first parameter: its JSON text, as jv_dump_string(v, 0)
- * prints it; for a text form (and WJ_FN_JQ_STRING_INPUT) a string's own
- * bytes, any other value an error; for WJ_FN_JQ_RAW_INPUT (raw bodies, a
+ * prints it; for a text form (and JQ_SHAPE_STRING_INPUT) a string's own
+ * bytes, any other value an error; for JQ_SHAPE_RAW_INPUT (raw bodies, a
  * tool call's arguments) a string's own bytes, any other value its JSON
  * text.  Names are a string or an array of strings in which nulls are
  * skipped; a VALUE is written by the wire rule.  Errors name the SQL
@@ -22,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jq_shapes.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 /* Most parameters a row has; the names are one jq argument. */
 #define MAX_PARAMS 4
@@ -69,7 +72,7 @@ static void arities(const wj_function *fn, int *lo, int *hi)
     int last = fn->n_params > 0 ? (int)fn->params[fn->n_params - 1].kind : -1;
     int names = last == WJ_ARG_NAMES;
     *hi = rest;
-    *lo = (names && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN)) || last == WJ_ARG_WORD
+    *lo = (names && !(jq_shape(fn) & JQ_SHAPE_NAMES_GIVEN)) || last == WJ_ARG_WORD
               ? rest - 1
               : rest;
 }
@@ -137,7 +140,7 @@ static void names_reason(const wj_function *fn, const wj_param *p, char *buf,
         words[n++] = c == '_' ? ' ' : (c >= 'A' && c <= 'Z' ? (char)(c + 32) : c);
     }
     words[n] = '\0';
-    if (fn->flags & WJ_FN_JQ_NAMES_GIVEN)
+    if (jq_shape(fn) & JQ_SHAPE_NAMES_GIVEN)
         snprintf(buf, size, "the %s must be an array of member names", words);
     else
         snprintf(buf, size, "%ss must be a string or an array of strings",
@@ -157,7 +160,7 @@ static jv convert(const wj_function *fn, size_t k, jv v, held *h, wj_arg *a)
     switch (p->kind) {
     case WJ_ARG_NAMES:
         names_reason(fn, p, reason, sizeof reason);
-        if (!take_names(h, v, (fn->flags & WJ_FN_JQ_NAMES_GIVEN) != 0))
+        if (!take_names(h, v, (jq_shape(fn) & JQ_SHAPE_NAMES_GIVEN) != 0))
             return fail_argument(fn->name, reason);
         return jv_null();
     case WJ_ARG_NAME:
@@ -235,7 +238,7 @@ static jv run(const wj_function *fn, const char *builtin, int text_form,
     jv out;
     int i;
 
-    if (text_form || (fn->flags & WJ_FN_JQ_STRING_INPUT)) {
+    if (text_form || (jq_shape(fn) & JQ_SHAPE_STRING_INPUT)) {
         if (jv_get_kind(input) != JV_KIND_STRING) {
             jv_free(input);
             jv_free(call);
@@ -244,7 +247,7 @@ static jv run(const wj_function *fn, const char *builtin, int text_form,
                                  "the input must be a string of JSON text");
         }
         hold(&h, input, &args[n_args++]);
-    } else if ((fn->flags & WJ_FN_JQ_RAW_INPUT) &&
+    } else if ((jq_shape(fn) & JQ_SHAPE_RAW_INPUT) &&
                jv_get_kind(input) == JV_KIND_STRING) {
         hold(&h, input, &args[n_args++]);
     } else {
@@ -308,10 +311,10 @@ jv wirejq_run_call(jv call)
             memcmp(s + len - n_suffix, suffix, n_suffix) == 0) {
             fn = wj_function_find(s, len - n_suffix);
             text_form = 1;
-            if (fn && !(fn->flags & WJ_FN_JQ_TEXT))
+            if (fn && !(jq_shape(fn) & JQ_SHAPE_TEXT))
                 fn = NULL;
         }
-        if (fn && !(fn->flags & WJ_FN_JQ))
+        if (fn && !(wk_function_hosts(fn) & WK_HOST_JQ))
             fn = NULL;
     }
     jv_free(name);

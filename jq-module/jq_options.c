@@ -17,6 +17,7 @@
 
 #include "module_text.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 jv wirejq_realpath(jv path)
 {
@@ -62,7 +63,7 @@ static void print_builtins(FILE *f)
     const wj_function *table = wj_functions(&n);
     for (k = 0; k < n; k++) {
         const wj_function *fn = &table[k];
-        if (!(fn->flags & WJ_FN_JQ))
+        if (!(wk_function_hosts(fn) & WK_HOST_JQ))
             continue;
         print_forms(f, fn->name, strlen(fn->name));
         fprintf(f, "      %s\n", fn->summary);

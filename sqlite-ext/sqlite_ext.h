@@ -9,6 +9,7 @@
 
 #include "sqlite3ext.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 SQLITE_EXTENSION_INIT3
 

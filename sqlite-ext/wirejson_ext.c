@@ -253,7 +253,7 @@ __attribute__((visibility("default")))
     for (k = 0; k < n; k++) {
         const wj_function *fn = &table[k];
         int rc;
-        if (!(fn->flags & WJ_FN_SQLITE))
+        if (!(wk_function_hosts(fn) & WK_HOST_SQLITE))
             continue;
         rc = register_function(db, fn);
         if (rc != SQLITE_OK) {

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jq_shapes.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 /* ------------------------------------------------------------ a buffer */
 
@@ -122,7 +124,7 @@ static void jq_arities(const wj_function *fn, int *lo, int *hi)
 {
     int rest = fn->n_params > 0 ? (int)fn->n_params - 1 : 0;
     *hi = rest;
-    *lo = (has_names(fn) && !(fn->flags & WJ_FN_JQ_NAMES_GIVEN)) ||
+    *lo = (has_names(fn) && !(jq_shape(fn) & JQ_SHAPE_NAMES_GIVEN)) ||
                   has_word(fn)
               ? rest - 1
               : rest;
@@ -130,7 +132,7 @@ static void jq_arities(const wj_function *fn, int *lo, int *hi)
 
 static const char *jq_arg_name(const wj_function *fn, size_t k)
 {
-    return fn->params[k].py;
+    return fn->params[k].short_name;
 }
 
 static void jq_form(buf *b, const wj_function *fn, const char *suffix,
@@ -151,13 +153,13 @@ static void fronts(buf *b, const wj_function *fn)
     static const struct {
         unsigned flag;
         const char *name;
-    } all[] = {{WJ_FN_SQLITE, "SQLite"},   {WJ_FN_POSTGRES, "PostgreSQL"},
-               {WJ_FN_DUCKDB, "DuckDB"},   {WJ_FN_PYTHON, "Python"},
-               {WJ_FN_JQ, "wirejq"},       {WJ_FN_CLI, "command line"}};
+    } all[] = {{WK_HOST_SQLITE, "SQLite"}, {WK_HOST_POSTGRES, "PostgreSQL"},
+               {WK_HOST_DUCKDB, "DuckDB"}, {WK_HOST_PYTHON, "Python"},
+               {WK_HOST_JQ, "wirejq"},     {WK_HOST_CLI, "command line"}};
     size_t k;
     int first = 1;
     for (k = 0; k < sizeof all / sizeof *all; k++)
-        if (fn->flags & all[k].flag) {
+        if (wk_function_hosts(fn) & all[k].flag) {
             put(b, "%s%s", first ? "" : ", ", all[k].name);
             first = 0;
         }
@@ -190,7 +192,7 @@ static void docs_md(buf *b)
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         int lo, hi, a;
-        if (!(fn->flags & WJ_FN_JQ))
+        if (!(wk_function_hosts(fn) & WK_HOST_JQ))
             continue;
         jq_arities(fn, &lo, &hi);
         put(b, "- ");
@@ -199,7 +201,7 @@ static void docs_md(buf *b)
             jq_form(b, fn, "", a);
             put(b, "`");
         }
-        if (fn->flags & WJ_FN_JQ_TEXT)
+        if (jq_shape(fn) & JQ_SHAPE_TEXT)
             for (a = lo; a <= hi; a++) {
                 put(b, ", `");
                 jq_form(b, fn, "_text", a);
@@ -209,24 +211,24 @@ static void docs_md(buf *b)
     }
 }
 
-/* roff: a function list for a man page (flag: WJ_FN_JQ or WJ_FN_CLI). */
-static void man_list(buf *b, unsigned flag)
+/* roff: a function list for a man page (host: WK_HOST_JQ or WK_HOST_CLI). */
+static void man_list(buf *b, unsigned host)
 {
     size_t k;
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         int lo, hi, a;
-        if (!(fn->flags & flag))
+        if (!(wk_function_hosts(fn) & host))
             continue;
         put(b, ".TP\n.B \"");
-        if (flag == WJ_FN_JQ) {
+        if (host == WK_HOST_JQ) {
             jq_arities(fn, &lo, &hi);
             for (a = lo; a <= hi; a++) {
                 if (a > lo)
                     put(b, ", ");
                 jq_form(b, fn, "", a);
             }
-            if (fn->flags & WJ_FN_JQ_TEXT)
+            if (jq_shape(fn) & JQ_SHAPE_TEXT)
                 for (a = lo; a <= hi; a++) {
                     put(b, ", ");
                     jq_form(b, fn, "_text", a);
@@ -245,10 +247,10 @@ static void jq_module(buf *b)
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         int lo, hi, a, text;
-        if (!(fn->flags & WJ_FN_JQ))
+        if (!(wk_function_hosts(fn) & WK_HOST_JQ))
             continue;
         jq_arities(fn, &lo, &hi);
-        for (text = 0; text <= !!(fn->flags & WJ_FN_JQ_TEXT); text++)
+        for (text = 0; text <= !!(jq_shape(fn) & JQ_SHAPE_TEXT); text++)
             for (a = lo; a <= hi; a++) {
                 const char *suffix = text ? "_text" : "";
                 int i;
@@ -274,17 +276,17 @@ static void py_param(buf *b, const wj_param *p)
 {
     switch (p->kind) {
     case WJ_ARG_DOCUMENT:
-    case WJ_ARG_TEXT: put(b, "%s: Document", p->py); return;
-    case WJ_ARG_NAME: put(b, "%s: Name", p->py); return;
-    case WJ_ARG_VALUE: put(b, "%s: Value", p->py); return;
+    case WJ_ARG_TEXT: put(b, "%s: Document", p->short_name); return;
+    case WJ_ARG_NAME: put(b, "%s: Name", p->short_name); return;
+    case WJ_ARG_VALUE: put(b, "%s: Value", p->short_name); return;
     case WJ_ARG_TEXTS:
-        put(b, "%s: Union[str, bytes, Sequence[Optional[str]]]", p->py);
+        put(b, "%s: Union[str, bytes, Sequence[Optional[str]]]", p->short_name);
         return;
-    case WJ_ARG_NAMES: put(b, "*%s: Name", p->py); return;
+    case WJ_ARG_NAMES: put(b, "*%s: Name", p->short_name); return;
     case WJ_ARG_DIGESTS:
-        put(b, "%s: Union[str, bytes, Sequence[str]]", p->py);
+        put(b, "%s: Union[str, bytes, Sequence[str]]", p->short_name);
         return;
-    case WJ_ARG_WORD: put(b, "%s: str = ...", p->py); return;
+    case WJ_ARG_WORD: put(b, "%s: str = ...", p->short_name); return;
     }
 }
 
@@ -295,7 +297,7 @@ static void pyi(buf *b)
         const wj_function *fn = &table[k];
         const char *type;
         int nullable = !!(fn->flags & WJ_FN_MAY_BE_NULL);
-        if (!(fn->flags & WJ_FN_PYTHON))
+        if (!(wk_function_hosts(fn) & WK_HOST_PYTHON))
             continue;
         put(b, "def %s(", fn->name);
         for (i = 0; i < fn->n_params; i++) {
@@ -326,7 +328,7 @@ static void pyi_arrow(buf *b)
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         const char *type;
-        if (!(fn->flags & WJ_FN_PYTHON) || (fn->flags & WJ_FN_AGGREGATE) ||
+        if (!(wk_function_hosts(fn) & WK_HOST_PYTHON) || (fn->flags & WJ_FN_AGGREGATE) ||
             fn->n_params == 0 ||
             (fn->params[0].kind != WJ_ARG_DOCUMENT &&
              fn->params[0].kind != WJ_ARG_TEXT &&
@@ -336,15 +338,15 @@ static void pyi_arrow(buf *b)
         for (i = 1; i < fn->n_params; i++) {
             const wj_param *p = &fn->params[i];
             if (p->kind == WJ_ARG_NAMES)
-                put(b, ", *%s: Name", p->py);
+                put(b, ", *%s: Name", p->short_name);
             else if (p->kind == WJ_ARG_NAME)
-                put(b, ", %s: Name", p->py);
+                put(b, ", %s: Name", p->short_name);
             else if (p->kind == WJ_ARG_WORD)
-                put(b, ", %s: str = ...", p->py);
+                put(b, ", %s: str = ...", p->short_name);
             else if (p->kind == WJ_ARG_DIGESTS)
-                put(b, ", %s: Union[Column, Sequence[str], str]", p->py);
+                put(b, ", %s: Union[Column, Sequence[str], str]", p->short_name);
             else
-                put(b, ", %s: Union[Column, Any]", p->py);
+                put(b, ", %s: Union[Column, Any]", p->short_name);
         }
         switch (fn->result) {
         case WJ_RESULT_INTEGER: type = "int64"; break;
@@ -386,7 +388,7 @@ static const char *pg_symbol_prefix(const wj_function *fn)
 
 static int pg_scalar(const wj_function *fn)
 {
-    return (fn->flags & WJ_FN_POSTGRES) && !(fn->flags & WJ_FN_AGGREGATE);
+    return (wk_function_hosts(fn) & WK_HOST_POSTGRES) && !(fn->flags & WJ_FN_AGGREGATE);
 }
 
 /* Every overload of fn: the product of its parameters' types. */
@@ -410,12 +412,12 @@ static void pg_overloads(buf *b, const wj_function *fn, size_t k,
     for (i = 0; i < fn->n_params; i++) {
         if (fn->params[i].kind == WJ_ARG_NAMES)
             put(b, "%sVARIADIC %s text[] DEFAULT '{}'", i ? ", " : "",
-                fn->params[i].sql);
+                fn->params[i].long_name);
         else if (fn->params[i].kind == WJ_ARG_WORD)
             put(b, "%s%s text DEFAULT 'sent'", i ? ", " : "",
-                fn->params[i].sql);
+                fn->params[i].long_name);
         else
-            put(b, "%s%s %s", i ? ", " : "", fn->params[i].sql,
+            put(b, "%s%s %s", i ? ", " : "", fn->params[i].long_name,
                 chosen[i]);
     }
     put(b, ") RETURNS %s\n    AS 'MODULE_PATHNAME', '%s%s'\n", pg_result(fn),
@@ -434,12 +436,12 @@ static void postgres_sql(buf *b)
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         const char *const *t;
-        if (!(fn->flags & WJ_FN_POSTGRES) || !(fn->flags & WJ_FN_AGGREGATE))
+        if (!(wk_function_hosts(fn) & WK_HOST_POSTGRES) || !(fn->flags & WJ_FN_AGGREGATE))
             continue;
         put(b, "\n-- %s(%s):\n-- %s.\n-- The support functions take "
                "internal and so cannot be STRICT: they skip\n-- NULL rows "
                "themselves.\n\n",
-            fn->name, fn->params[0].sql, fn->summary);
+            fn->name, fn->params[0].long_name, fn->summary);
         put(b, "CREATE FUNCTION wirejson_agg_final(internal) RETURNS text\n"
                "    AS 'MODULE_PATHNAME', 'wirejson_agg_final'\n"
                "    LANGUAGE C IMMUTABLE PARALLEL SAFE;\n");
@@ -457,7 +459,7 @@ static void postgres_sql(buf *b)
                    "    MSFUNC = wirejson_agg_step, MSTYPE = internal,\n"
                    "    MINVFUNC = wirejson_agg_inverse, MFINALFUNC = "
                    "wirejson_agg_final,\n    PARALLEL = SAFE\n);\n",
-                fn->name, fn->params[0].sql, *t);
+                fn->name, fn->params[0].long_name, *t);
         }
     }
 }
@@ -571,7 +573,7 @@ static void pg_catalog(buf *b)
             put(&sig, "%s(", fn->name);
             pg_listed(fn, 0, &sig);
         }
-        if (!(fn->flags & WJ_FN_POSTGRES) || !(fn->flags & WJ_FN_AGGREGATE))
+        if (!(wk_function_hosts(fn) & WK_HOST_POSTGRES) || !(fn->flags & WJ_FN_AGGREGATE))
             continue;
         pg_row_add("wirejson_agg_final(internal)", "text", "i", "f", "f");
         for (t = doc_types; *t; t++) {
@@ -635,7 +637,7 @@ static void py_init(buf *b)
     names[n++] = "Error";
     names[n++] = "Fragment";
     for (k = 0; k < n_table && n < sizeof names / sizeof *names; k++)
-        if ((table[k].flags & WJ_FN_PYTHON) && table[k].call)
+        if ((wk_function_hosts(&table[k]) & WK_HOST_PYTHON) && table[k].call)
             names[n++] = table[k].name;
     qsort(names, n, sizeof *names, by_name);
     put(b, "from ._wirejson import (\n");
@@ -678,7 +680,7 @@ static void py_docstrings(buf *b)
     for (k = 0; k < n_table; k++) {
         const wj_function *fn = &table[k];
         buf d = {0};
-        if (!(fn->flags & WJ_FN_PYTHON) || !fn->call)
+        if (!(wk_function_hosts(fn) & WK_HOST_PYTHON) || !fn->call)
             continue;
         put(&d, "%s(", fn->name);
         for (i = 0; i < fn->n_params; i++) {
@@ -686,7 +688,7 @@ static void py_docstrings(buf *b)
             if (i && (p->kind == WJ_ARG_NAMES || p->kind == WJ_ARG_WORD))
                 put(&d, ", /");
             put(&d, "%s%s%s%s", i ? ", " : "",
-                p->kind == WJ_ARG_NAMES ? "*" : "", p->py,
+                p->kind == WJ_ARG_NAMES ? "*" : "", p->short_name,
                 p->kind == WJ_ARG_WORD ? "='sent'" : "");
         }
         if (fn->n_params && !has_names(fn) && !has_word(fn))
@@ -694,7 +696,7 @@ static void py_docstrings(buf *b)
         put(&d, ")\n--\n\n%s", fn->doc ? fn->doc : fn->summary);
         put(b, "    {\"%s\",\n", fn->name);
         c_string(b, d.p);
-        put(b, "%s},\n", fn->n_params && strcmp(fn->params[0].py, "doc") == 0
+        put(b, "%s},\n", fn->n_params && strcmp(fn->params[0].short_name, "doc") == 0
                              ? " WJPY_DOC_NOTE" : "");
         free(d.p);
     }
@@ -726,19 +728,19 @@ static void surface_txt(buf *b)
         char args[16];
         buf f = {0};
         int lo, hi, a;
-        if (!(fn->flags & (WJ_FN_SQLITE | WJ_FN_POSTGRES | WJ_FN_PYTHON |
-                           WJ_FN_JQ)))
+        if (!(wk_function_hosts(fn) & (WK_HOST_SQLITE | WK_HOST_POSTGRES |
+                                       WK_HOST_PYTHON | WK_HOST_JQ)))
             continue;
         arg_count(args, sizeof args, fn);
         put(&f, "%s", "");
-        if (fn->flags & WJ_FN_SQLITE)
+        if (wk_function_hosts(fn) & WK_HOST_SQLITE)
             put(&f, " s");
-        if (fn->flags & WJ_FN_POSTGRES)
+        if (wk_function_hosts(fn) & WK_HOST_POSTGRES)
             put(&f, " p");
-        if (fn->flags & WJ_FN_PYTHON)
+        if (wk_function_hosts(fn) & WK_HOST_PYTHON)
             put(&f, " y");
         jq_arities(fn, &lo, &hi);
-        if (fn->flags & WJ_FN_JQ) {
+        if (wk_function_hosts(fn) & WK_HOST_JQ) {
             put(&f, " j:");
             for (a = lo; a <= hi; a++)
                 put(&f, "%s%d", a > lo ? "," : "", a);
@@ -751,7 +753,7 @@ static void surface_txt(buf *b)
         const wj_function *fn = &table[k];
         char args[16];
         int lo, hi, a;
-        if (!(fn->flags & WJ_FN_JQ_TEXT))
+        if (!(jq_shape(fn) & JQ_SHAPE_TEXT))
             continue;
         arg_count(args, sizeof args, fn);
         jq_arities(fn, &lo, &hi);
@@ -775,8 +777,8 @@ typedef struct target {
     void (*make)(buf *b);
 } target;
 
-static void man_jq(buf *b) { man_list(b, WJ_FN_JQ); }
-static void man_cli(buf *b) { man_list(b, WJ_FN_CLI); }
+static void man_jq(buf *b) { man_list(b, WK_HOST_JQ); }
+static void man_cli(buf *b) { man_list(b, WK_HOST_CLI); }
 
 #define BEGIN_NOTE "BEGIN generated by tools/functions_gen.c from core/functions.c; do not edit"
 static const target targets[] = {
@@ -872,16 +874,17 @@ static void print_rows(void)
     static const struct {
         unsigned flag;
         char letter;
-    } where[] = {{WJ_FN_SQLITE, 's'}, {WJ_FN_POSTGRES, 'p'},
-                 {WJ_FN_DUCKDB, 'd'}, {WJ_FN_PYTHON, 'y'},
-                 {WJ_FN_JQ, 'j'},     {WJ_FN_CLI, 'c'},
-                 {WJ_FN_AGGREGATE, 'a'}};
+    } where[] = {{WK_HOST_SQLITE, 's'}, {WK_HOST_POSTGRES, 'p'},
+                 {WK_HOST_DUCKDB, 'd'}, {WK_HOST_PYTHON, 'y'},
+                 {WK_HOST_JQ, 'j'},     {WK_HOST_CLI, 'c'}};
     size_t k, w;
     for (k = 0; k < n_table; k++) {
         printf("%s ", table[k].name);
         for (w = 0; w < sizeof where / sizeof *where; w++)
-            if (table[k].flags & where[w].flag)
+            if (wk_function_hosts(&table[k]) & where[w].flag)
                 putchar(where[w].letter);
+        if (table[k].flags & WJ_FN_AGGREGATE)
+            putchar('a');
         putchar('\n');
     }
 }

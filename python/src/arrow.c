@@ -2,7 +2,7 @@
 /*
  * arrow.c - wirejson.arrow.FUNCTION(column, *names, on_error="raise",
  * threads=1) for the rows of the table of functions that carry
- * WJ_FN_PYTHON (made at module init, as the module's own functions are):
+ * WK_HOST_PYTHON (made at module init, as the module's own functions are):
  *
  *   >>> import pyarrow as pa, wirejson.arrow
  *   >>> pa.array(wirejson.arrow.data_digest(pa.array(['{"a":1}', None])))
@@ -260,7 +260,7 @@ int wjpy_arrow_add(PyObject *m)
         const wj_function *fn = &rows[k];
         int kind = wjpy_arrow_kind_of(fn);
         PyObject *self, *f;
-        if (!(fn->flags & WJ_FN_PYTHON) || kind < 0 || fn->n_params == 0 ||
+        if (!(wk_function_hosts(fn) & WK_HOST_PYTHON) || kind < 0 || fn->n_params == 0 ||
             (fn->params[0].kind != WJ_ARG_DOCUMENT &&
              fn->params[0].kind != WJ_ARG_TEXT &&
              fn->params[0].kind != WJ_ARG_DIGESTS))

@@ -3,7 +3,7 @@
  * lines.c - wirejson._wirejson.key_lines, how the dedup job
  * (python/wirejson/dedup.py) reads JSON Lines: a block of bytes is split at
  * \n only (a \r before it stays in the line, where JSON reads it as
- * whitespace), a blank line (the core's wj_line_is_blank, which the command
+ * whitespace), a blank line (the core's wk_line_is_blank, which the command
  * line's dedup uses too) is skipped, and each other line is keyed by the
  * core's wj_data_digest, a block at a time with the GIL released, so the
  * job spends no Python per byte:
@@ -46,7 +46,7 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
         return 0;
     r->start = at;
     r->len = len;
-    if (wj_line_is_blank((const char *)p + at, len)) {
+    if (wk_line_is_blank((const char *)p + at, len)) {
         r->kind = WJPY_LINE_BLANK;
     } else if (!digest) {
         r->kind = WJPY_LINE_TEXT;
@@ -57,7 +57,7 @@ int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
                                &r->err);
         if (r->rc == WJ_OK) {
             r->kind = WJPY_LINE_KEYED;
-            wj_digest_bytes(hex, r->key);
+            wk_digest_bytes(hex, r->key);
         } else {
             r->kind = WJPY_LINE_ERROR;
         }

@@ -10,7 +10,7 @@
  *   True
  *
  * The functions are the rows of the core's table of functions that carry
- * WJ_FN_PYTHON, added at module init: one C function serves them all,
+ * WK_HOST_PYTHON, added at module init: one C function serves them all,
  * converting the arguments by the kinds of the row's parameters (convert.c),
  * calling wj_function_call with the GIL released, and converting the result
  * by its kind.  METH_FASTCALL throughout: no argument tuple is built.
@@ -55,7 +55,7 @@ typedef enum py_special {
 #include "py_docstrings.gen.h"
 
 /* The functions with a path of their own for Python values.  Every other
- * row with WJ_FN_PYTHON takes the generic path. */
+ * row with WK_HOST_PYTHON takes the generic path. */
 static const struct py_face {
     const char *name;
     py_special special;
@@ -427,7 +427,7 @@ static PyObject *call_function_word(PyObject *self, PyObject *const *a,
     return call_function(self, all, nargs + 1);
 }
 
-/* Fills slots and defs from the rows with WJ_FN_PYTHON, once. */
+/* Fills slots and defs from the rows with WK_HOST_PYTHON, once. */
 static int fill_defs(void)
 {
     size_t n_rows, k, f;
@@ -439,7 +439,7 @@ static int fill_defs(void)
         const wj_function *fn = &rows[k];
         py_slot *slot = &slots[n_defs];
         PyMethodDef *def = &defs[n_defs];
-        if (!(fn->flags & WJ_FN_PYTHON) || fn->call == NULL)
+        if (!(wk_function_hosts(fn) & WK_HOST_PYTHON) || fn->call == NULL)
             continue;
         if (n_defs == MAX_FUNCTIONS || wj_function_min_args(fn) > MAX_FIXED) {
             PyErr_Format(PyExc_SystemError, "%s: too many functions or "
@@ -467,7 +467,7 @@ static int fill_defs(void)
     return 0;
 }
 
-/* Adds a function object to m for each row with WJ_FN_PYTHON. */
+/* Adds a function object to m for each row with WK_HOST_PYTHON. */
 static int add_functions(PyObject *m)
 {
     PyObject *name = PyModule_GetNameObject(m);

@@ -68,6 +68,7 @@ static inline PyObject *wjpy_module_by_def(PyTypeObject *type, PyModuleDef *def)
 #endif
 
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 /* The writers the module uses: plain (JSON text of a value), canonical
  * (wj_writer_new_canonical's) and digest (wj_writer_new_digest's). */

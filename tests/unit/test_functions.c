@@ -181,41 +181,6 @@ static void test_table_shape(void)
     CHECK(wj_function_max_args(row("common_prefix_length")) == 2);
 }
 
-/* What the front ends read from a row besides its call: tool_schemas is a
- * list of texts whose path wirejq always takes; raw bodies take a string's
- * own bytes in wirejq; wirejson_error takes only a string there; every
- * wirejq-only flag is on a row wirejq has. */
-static void test_front_end_flags(void)
-{
-    size_t n, k;
-    const wj_function *t = wj_functions(&n);
-    const unsigned jq_only = WJ_FN_JQ_TEXT | WJ_FN_JQ_NAMES_GIVEN |
-                             WJ_FN_JQ_RAW_INPUT | WJ_FN_JQ_STRING_INPUT;
-    CHECK(row("tool_schemas")->result == WJ_RESULT_TEXTS);
-    CHECK(row("tool_schemas")->flags & WJ_FN_JQ_NAMES_GIVEN);
-    CHECK(row("with_top_level")->flags & WJ_FN_JQ_RAW_INPUT);
-    CHECK(row("canonical_arguments")->flags & WJ_FN_JQ_RAW_INPUT);
-    CHECK(row("wirejson_error")->flags & WJ_FN_JQ_STRING_INPUT);
-    CHECK(!(row("wire_json")->flags & WJ_FN_JQ_RAW_INPUT));
-    CHECK(row("wirejson_version")->flags & WJ_FN_STABLE);
-    /* compact: the renderings; not what keeps a client's spelling */
-    CHECK(row("wire_json")->flags & WJ_FN_COMPACT);
-    CHECK(row("wire_json_sorted")->flags & WJ_FN_COMPACT);
-    CHECK(row("canonical_json")->flags & WJ_FN_COMPACT);
-    CHECK(!(row("encode_with_schemas")->flags & WJ_FN_COMPACT));
-    CHECK(!(row("with_top_level")->flags & WJ_FN_COMPACT));
-    CHECK(!(row("canonical_arguments")->flags & WJ_FN_COMPACT));
-    for (k = 0; k < n; k++) {
-        if (t[k].flags & WJ_FN_COMPACT)
-            CHECK(t[k].result == WJ_RESULT_JSON);
-        if (t[k].flags & jq_only)
-            CHECK(t[k].flags & WJ_FN_JQ);
-        if (t[k].flags & WJ_FN_JQ_NAMES_GIVEN)
-            CHECK(t[k].n_params > 0 &&
-                  t[k].params[t[k].n_params - 1].kind == WJ_ARG_NAMES);
-    }
-}
-
 static void test_error_message(void)
 {
     wj_error err = WJ_ERROR_INIT;
@@ -295,29 +260,6 @@ static void test_prefix_digests(void)
     gives("prefix_digests", 1, text, NULL, NULL, expected);
 }
 
-/* The dedup job's line rules: blank is spaces, tabs and \r only (a form
- * feed, a NUL or a \n is not); the 32 bytes of a digest, written by hand. */
-static void test_line_rules(void)
-{
-    static const char hex[] =
-        "00ff10a5c3e7d9b2000000000000000000000000000000000000000123456789";
-    static const unsigned char want[32] = {
-        0x00, 0xff, 0x10, 0xa5, 0xc3, 0xe7, 0xd9, 0xb2, 0, 0, 0, 0,
-        0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0,
-        0,    0,    0,    0x01, 0x23, 0x45, 0x67, 0x89};
-    unsigned char got[32];
-    CHECK(wj_line_is_blank("", 0));
-    CHECK(wj_line_is_blank(" \t\r \r", 5));
-    CHECK(!wj_line_is_blank(" \f", 2));
-    CHECK(!wj_line_is_blank(" \n", 2));
-    CHECK(!wj_line_is_blank("\0", 1));
-    CHECK(!wj_line_is_blank("  {}", 4));
-    CHECK(wj_line_is_blank("  {}", 2));
-    memset(got, 0xAA, sizeof got);
-    wj_digest_bytes(hex, got);
-    CHECK(memcmp(got, want, 32) == 0);
-}
-
 int main(void)
 {
     test_rows();
@@ -325,11 +267,9 @@ int main(void)
     test_integer_and_nulls();
     test_many_names();
     test_table_shape();
-    test_front_end_flags();
     test_error_message();
     test_elements();
     test_string_value();
     test_prefix_digests();
-    test_line_rules();
     return check_report("test_functions");
 }

@@ -15,6 +15,7 @@
  */
 #include "check.h"
 #include "wirejson.h"
+#include "wirejson_kit.h"
 
 #include <string.h>
 
@@ -33,7 +34,7 @@ static const char *const canonical[] = {
 static int same_digest(const unsigned char *got, const char *hex)
 {
     unsigned char want[32];
-    wj_digest_bytes(hex, want);
+    wk_digest_bytes(hex, want);
     return memcmp(got, want, 32) == 0;
 }
 

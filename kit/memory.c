@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The command line's large buffers (a block's records, its results).
+ * memory.c - large buffers: a block's records, its results, arena chunks.
  *
  * A buffer of 2 MiB or more is mapped on its own and asks for transparent
  * huge pages: the first touch of a fresh 4 KiB page costs microseconds on a
@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "cli.h"
+#include "wirejson_kit.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
@@ -57,7 +57,7 @@ static void *map_huge(size_t size)
     return p;
 }
 
-void *cli_big_realloc(void *p, size_t old_cap, size_t *cap)
+void *wk_big_realloc(void *p, size_t old_cap, size_t *cap)
 {
     void *n;
     if (!is_mapped(*cap))
@@ -75,15 +75,15 @@ void *cli_big_realloc(void *p, size_t old_cap, size_t *cap)
     return n;
 }
 
-void *cli_big_grow(void *p, size_t len, size_t old_cap, size_t *cap, int *lent)
+void *wk_big_grow(void *p, size_t len, size_t old_cap, size_t *cap, int *lent)
 {
     void *n;
     if (!*lent)
-        return cli_big_realloc(p, old_cap, cap);
+        return wk_big_realloc(p, old_cap, cap);
     /* its owner keeps the new buffer from now on: worth huge pages */
     if (*cap < HUGE_PAGE)
         *cap = HUGE_PAGE;
-    n = cli_big_realloc(NULL, 0, cap);
+    n = wk_big_realloc(NULL, 0, cap);
     if (n) {
         memcpy(n, p, len);
         *lent = 0;
@@ -91,7 +91,7 @@ void *cli_big_grow(void *p, size_t len, size_t old_cap, size_t *cap, int *lent)
     return n;
 }
 
-void cli_big_free(void *p, size_t cap)
+void wk_big_free(void *p, size_t cap)
 {
     if (!p)
         return;

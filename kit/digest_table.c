@@ -6,17 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "digest_table.h"
+#include "wirejson_kit.h"
 
 #define CHUNK_ENTRIES 65536
 
-void digest_table_init(digest_table *t, size_t entry_size)
+void wk_digest_table_init(wk_digest_table *t, size_t entry_size)
 {
     memset(t, 0, sizeof *t);
     t->entry_size = entry_size;
 }
 
-void *digest_table_at(const digest_table *t, uint64_t i)
+void *wk_digest_table_at(const wk_digest_table *t, uint64_t i)
 {
     return t->chunks[i / CHUNK_ENTRIES] + (i % CHUNK_ENTRIES) * t->entry_size;
 }
@@ -28,7 +28,7 @@ static size_t hash_of(const unsigned char *k)
     return (size_t)h;
 }
 
-static int grow_slots(digest_table *t)
+static int grow_slots(wk_digest_table *t)
 {
     size_t size = t->slots ? 2 * (t->mask + 1) : 1 << 12, i;
     uint32_t *s = calloc(size, sizeof *s);
@@ -36,7 +36,7 @@ static int grow_slots(digest_table *t)
         return -1;
     for (i = 0; t->slots && i <= t->mask; i++)
         if (t->slots[i]) {
-            const unsigned char *key = digest_table_at(t, t->slots[i] - 1);
+            const unsigned char *key = wk_digest_table_at(t, t->slots[i] - 1);
             size_t h = hash_of(key) & (size - 1);
             while (s[h])
                 h = (h + 1) & (size - 1);
@@ -48,23 +48,23 @@ static int grow_slots(digest_table *t)
     return 0;
 }
 
-void *digest_table_find(const digest_table *t, const unsigned char *key)
+void *wk_digest_table_find(const wk_digest_table *t, const unsigned char *key)
 {
     size_t h;
     if (!t->slots)
         return NULL;
     for (h = hash_of(key) & t->mask; t->slots[h]; h = (h + 1) & t->mask) {
-        unsigned char *e = digest_table_at(t, t->slots[h] - 1);
+        unsigned char *e = wk_digest_table_at(t, t->slots[h] - 1);
         if (memcmp(e, key, 32) == 0)
             return e;
     }
     return NULL;
 }
 
-void *digest_table_put(digest_table *t, const unsigned char *key, int *fresh)
+void *wk_digest_table_put(wk_digest_table *t, const unsigned char *key, int *fresh)
 {
     size_t h;
-    unsigned char *e = digest_table_find(t, key);
+    unsigned char *e = wk_digest_table_find(t, key);
 
     *fresh = 0;
     if (e)
@@ -88,14 +88,14 @@ void *digest_table_put(digest_table *t, const unsigned char *key, int *fresh)
     for (h = hash_of(key) & t->mask; t->slots[h]; h = (h + 1) & t->mask)
         ;
     t->slots[h] = (uint32_t)(t->n + 1);
-    e = digest_table_at(t, t->n++);
+    e = wk_digest_table_at(t, t->n++);
     memset(e, 0, t->entry_size);
     memcpy(e, key, 32);
     *fresh = 1;
     return e;
 }
 
-void digest_table_free(digest_table *t)
+void wk_digest_table_free(wk_digest_table *t)
 {
     size_t k;
     for (k = 0; k < t->n_chunks; k++)

@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kit.c - what every front end needs besides the functions themselves: an
- * error message in a buffer that fits it, an array's elements as spans of
- * its text (for hosts that hand back lists: Python, DuckDB, jq), a string's
- * bytes (lists of texts, --member), and the
- * dedup job's line rules (Python's job and the command line's).
+ * elements.c - a value's parts as bytes: an error message in a buffer that
+ * fits it, an array's elements as spans of its text, a string's decoded
+ * bytes.
  */
 #include "wj_internal.h"
 
@@ -86,26 +84,4 @@ wj_code wj_string_value(const char *json, size_t len, const wj_alloc *alloc,
 done:
     wj_doc_release(&doc);
     return rc;
-}
-
-int wj_line_is_blank(const char *line, size_t len)
-{
-    size_t k;
-    for (k = 0; k < len; k++)
-        if (line[k] != ' ' && line[k] != '\t' && line[k] != '\r')
-            return 0;
-    return 1;
-}
-
-static unsigned hex_value(char c)
-{
-    return c <= '9' ? (unsigned)(c - '0') : (unsigned)(c - 'a' + 10);
-}
-
-void wj_digest_bytes(const char *hex, unsigned char bytes[32])
-{
-    size_t k;
-    for (k = 0; k < 32; k++)
-        bytes[k] = (unsigned char)(hex_value(hex[2 * k]) << 4 |
-                                   hex_value(hex[2 * k + 1]));
 }

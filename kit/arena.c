@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A thread's memory for the core's calls on one record at a time: every
+ * arena.c - a thread's memory for the core's calls on one record at a time: every
  * block the core asks for is cut from one large chunk, in order, and the
- * whole chunk is made free again after the record (cli_arena_reset).
+ * whole chunk is made free again after the record (wk_arena_reset).
  *
  * With the C library's allocator, a worker thread's arena gave the pages of
  * a large record's tape and result back and faulted them in again, and its
@@ -21,19 +21,19 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "cli.h"
+#include "wirejson_kit.h"
 
 #define FIRST_CHUNK ((size_t)4 << 20)
 #define KEEP_MAX ((size_t)64 << 20)
 #define ALIGN 16
 
-typedef struct cli_arena_header {
+typedef struct wk_arena_header {
     size_t size;
     size_t pad; /* the blocks stay 16-byte aligned */
 } header;
 
-typedef struct cli_arena_chunk {
-    struct cli_arena_chunk *older; /* a chunk outgrown during this record */
+typedef struct wk_arena_chunk {
+    struct wk_arena_chunk *older; /* a chunk outgrown during this record */
     size_t cap;
 } chunk;
 
@@ -45,7 +45,7 @@ static size_t round_up(size_t n)
 static chunk *chunk_new(size_t at_least)
 {
     size_t cap = at_least;
-    chunk *c = cli_big_realloc(NULL, 0, &cap);
+    chunk *c = wk_big_realloc(NULL, 0, &cap);
     if (c) {
         c->older = NULL;
         c->cap = cap;
@@ -55,18 +55,18 @@ static chunk *chunk_new(size_t at_least)
 
 static void chunk_free(chunk *c)
 {
-    cli_big_free(c, c->cap);
+    wk_big_free(c, c->cap);
 }
 
-void cli_arena_release(cli_arena *a)
+void wk_arena_release(wk_arena *a)
 {
-    cli_arena_reset(a);
+    wk_arena_reset(a);
     if (a->now)
         chunk_free(a->now);
     a->now = NULL;
 }
 
-void cli_arena_reset(cli_arena *a)
+void wk_arena_reset(wk_arena *a)
 {
     chunk *c = a->now ? a->now->older : NULL;
     while (c) {
@@ -85,7 +85,7 @@ void cli_arena_reset(cli_arena *a)
     a->last = NULL;
 }
 
-static void *cut(cli_arena *a, size_t size)
+static void *cut(wk_arena *a, size_t size)
 {
     size_t need;
     header *h;
@@ -119,7 +119,7 @@ static void *arena_malloc(void *ctx, size_t size)
 
 static void *arena_realloc(void *ctx, void *p, size_t size)
 {
-    cli_arena *a = ctx;
+    wk_arena *a = ctx;
     header *h;
     void *n;
     if (!p)
@@ -142,14 +142,14 @@ static void *arena_realloc(void *ctx, void *p, size_t size)
 
 static void arena_free(void *ctx, void *p)
 {
-    cli_arena *a = ctx;
+    wk_arena *a = ctx;
     if (p && (header *)p - 1 == a->last) {
         a->used = (size_t)((char *)a->last - (char *)a->now);
         a->last = NULL;
     }
 }
 
-wj_alloc cli_arena_alloc(cli_arena *a)
+wj_alloc wk_arena_alloc(wk_arena *a)
 {
     wj_alloc al = {arena_malloc, arena_realloc, arena_free, a, NULL};
     return al;

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wirejson_kit.h - the kit: what the front ends share beyond the core.
+ *
+ * The core (wirejson.h) reads, renders and digests JSON and names no host.
+ * The kit sits between it and the front ends (the SQLite, PostgreSQL and
+ * DuckDB extensions, the Python module, wirejq, the command line): where
+ * each function of the core's table exists, growable buffers with a sticky
+ * error, arenas, a table keyed by digests, and the dedup engine that the
+ * command line and the Python job both run.  It holds no JSON logic: what
+ * reads JSON is the core's.
+ *
+ * The kit includes wirejson.h and nothing of a front end; a front end
+ * includes wirejson.h, this header and its own, never the core's internal
+ * header.  The kit is a static library (libwirejson_kit.a) linked into each
+ * front end; libwirejson.so exports the core alone.
+ */
+#ifndef WIREJSON_KIT_H
+#define WIREJSON_KIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wirejson.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ the hosts */
+
+/* The hosts a function of the table can exist in: a bit each. */
+#define WK_HOST_SQLITE   0x01u
+#define WK_HOST_POSTGRES 0x02u
+#define WK_HOST_DUCKDB   0x04u
+#define WK_HOST_PYTHON   0x08u
+#define WK_HOST_JQ       0x10u
+#define WK_HOST_CLI      0x20u
+#define WK_HOST_SQL (WK_HOST_SQLITE | WK_HOST_POSTGRES | WK_HOST_DUCKDB)
+#define WK_HOST_ALL 0x3fu
+
+/*
+ * The hosts fn exists in.  A function exists everywhere unless the kit's
+ * list (hosts.c) says otherwise; an aggregate exists in the SQL hosts only,
+ * since the others have no rows to run it over.
+ */
+unsigned wk_function_hosts(const wj_function *fn);
+
+/* ------------------------------------------------------------- buffers */
+
+/*
+ * A growable byte buffer.  Appends after a failure do nothing and leave
+ * failed set, so a writer appends freely and checks once (wk_buf_failed).
+ * Capacities of 2 MiB and more are mapped on their own with huge pages
+ * (memory.c).  lent: ptr is cut from memory someone else frees; the buffer
+ * moves to memory of its own when it must grow.  A zeroed wk_buf is empty.
+ */
+typedef struct wk_buf {
+    char *ptr;
+    size_t len, cap;
+    int lent;
+    int failed; /* an append or reserve ran out of memory */
+} wk_buf;
+
+/* Room for more bytes past len: 0, or -1 when out of memory (failed set). */
+int wk_buf_reserve(wk_buf *b, size_t more);
+/* The same, never growing the capacity past limit (>= len + more): a
+ * record read up to the input limit is not given twice its room. */
+int wk_buf_reserve_upto(wk_buf *b, size_t more, size_t limit);
+/* Appends p[0..n): 0, or -1 (failed set; the buffer is unchanged). */
+int wk_buf_append(wk_buf *b, const void *p, size_t n);
+/* True once an append or reserve has failed. */
+int wk_buf_failed(const wk_buf *b);
+void wk_buf_free(wk_buf *b);
+
+/*
+ * Large buffers: p (of capacity old_cap; NULL and 0 for a new one) grown to
+ * a capacity of at least *cap, the capacity it got in *cap; NULL when out of
+ * memory (p is kept).  Release with wk_big_free, told the capacity.
+ */
+void *wk_big_realloc(void *p, size_t old_cap, size_t *cap);
+void wk_big_free(void *p, size_t cap);
+/* The same for a buffer that may be lent (*lent): a lent one's first len
+ * bytes move to a buffer of its own, and *lent becomes 0. */
+void *wk_big_grow(void *p, size_t len, size_t old_cap, size_t *cap,
+                  int *lent);
+
+/* ------------------------------------------------------------- arenas */
+
+/*
+ * A thread's memory for the core's calls on one record at a time
+ * (arena.c): blocks from wk_arena_alloc's hooks live until wk_arena_reset.
+ * A zeroed wk_arena is empty and ready; wk_arena_release gives its memory
+ * back.
+ */
+typedef struct wk_arena {
+    struct wk_arena_chunk *now;   /* the chunk blocks are cut from */
+    size_t used;                  /* bytes of it cut so far */
+    struct wk_arena_header *last; /* the last block cut, or NULL */
+} wk_arena;
+
+void wk_arena_release(wk_arena *a);
+void wk_arena_reset(wk_arena *a);
+wj_alloc wk_arena_alloc(wk_arena *a);
+
+/* ------------------------------------------------------ a digest table */
+
+/*
+ * Entries keyed by a 32-byte digest, in the order they were first put:
+ * dedup's distinct keys, cache-audit's prefix digests.  An entry is the
+ * caller's struct whose first member is `unsigned char key[32]`; entries
+ * live in chunks that never move, so a pointer to one stays good until
+ * wk_digest_table_free.
+ */
+typedef struct wk_digest_table {
+    unsigned char **chunks;
+    size_t n_chunks, chunks_cap;
+    size_t entry_size;
+    uint64_t n;      /* entries, numbered from 0 in the order put */
+    uint32_t *slots; /* entry number + 1; 0: empty */
+    size_t mask;
+} wk_digest_table;
+
+/* An empty table of entries of entry_size bytes (at least 32). */
+void wk_digest_table_init(wk_digest_table *t, size_t entry_size);
+
+/* Entry i (i < t->n). */
+void *wk_digest_table_at(const wk_digest_table *t, uint64_t i);
+
+/* The entry of key, or NULL. */
+void *wk_digest_table_find(const wk_digest_table *t, const unsigned char *key);
+
+/* The entry of key, a new one (its key set, the rest zero; *fresh = 1)
+ * when there is none; NULL when out of memory or past 2^32 - 2 entries. */
+void *wk_digest_table_put(wk_digest_table *t, const unsigned char *key,
+                          int *fresh);
+
+void wk_digest_table_free(wk_digest_table *t);
+
+/* ------------------------------------------------------ the dedup job */
+
+/*
+ * The dedup job's reading of JSON Lines (docs/cli.md, "dedup"): a line
+ * (without its \n) is blank when it holds nothing but spaces, tabs and \r;
+ * such a line is skipped, never an error.
+ */
+int wk_line_is_blank(const char *line, size_t len);
+
+/* The 32 bytes that a digest's 64 lowercase hex characters spell, as the
+ * dedup job keys its tables. */
+void wk_digest_bytes(const char *hex, unsigned char bytes[32]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WIREJSON_KIT_H */
