@@ -410,14 +410,11 @@ static void work_block(pool *p, block *b, wk_arena *arena, batch_room *br)
 
 static int add_end(block *b, size_t end)
 {
-    if (b->n_rec == b->ends_cap) {
-        size_t c = b->ends_cap ? b->ends_cap * 2 : 4096;
-        size_t *n = realloc(b->ends, c * sizeof *n);
-        if (!n)
-            return -1;
-        b->ends = n;
-        b->ends_cap = c;
-    }
+    size_t *ends = wk_array_grow(b->ends, &b->ends_cap, b->n_rec + 1,
+                                 sizeof *ends);
+    if (!ends)
+        return -1;
+    b->ends = ends;
     b->ends[b->n_rec++] = end;
     return 0;
 }

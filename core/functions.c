@@ -180,36 +180,43 @@ static wj_code call_version(const wj_arg *a, const wj_name *names,
 }
 
 /* The prefix digests as a JSON array of strings. */
+/* A DIGESTS result of n digests, laid out as wirejson.h says: [, then
+ * "64 hex" per digest with a comma between, then ]; digest k's 64
+ * characters, left for the caller to write, at text + 2 + 67 * k.  NULL
+ * when out of memory. */
+static char *digests_result(size_t n, const wj_alloc *alloc, wj_result *res)
+{
+    size_t len = n ? 1 + 67 * n : 2, k;
+    char *out = wj_malloc(alloc, len + 1);
+    if (!out)
+        return NULL;
+    out[0] = '[';
+    for (k = 0; k < n; k++) {
+        out[1 + 67 * k] = '"';
+        out[66 + 67 * k] = '"';
+        out[67 + 67 * k] = ',';
+    }
+    out[len - 1] = ']';
+    out[len] = '\0';
+    rendered(WJ_OK, res, out, len);
+    return out;
+}
+
 static wj_code call_prefix_digests(const wj_arg *a, const wj_name *names,
                                    size_t n_names, const wj_alloc *alloc,
                                    wj_result *res, wj_error *err)
 {
-    char *hexes = NULL, *out, *at;
+    char *hexes = NULL, *out;
     size_t n = 0, k;
     wj_code rc = wj_prefix_digests(a[0].ptr, a[0].len, alloc, &hexes, &n, err);
     (void)names, (void)n_names;
     if (rc != WJ_OK)
         return rc;
-    /* [ then "64 hex", per digest, then ], with n - 1 commas: 67 a digest */
-    out = wj_malloc(alloc, 2 + n * 67 + 1);
-    if (!out) {
-        wj_free(alloc, hexes);
-        return wj_fail_nomem(err);
-    }
-    at = out;
-    *at++ = '[';
-    for (k = 0; k < n; k++) {
-        if (k)
-            *at++ = ',';
-        *at++ = '"';
-        memcpy(at, hexes + 64 * k, 64);
-        at += 64;
-        *at++ = '"';
-    }
-    *at++ = ']';
-    *at = '\0';
+    out = digests_result(n, alloc, res);
+    for (k = 0; out && k < n; k++)
+        memcpy(out + 2 + 67 * k, hexes + 64 * k, 64);
     wj_free(alloc, hexes);
-    return rendered(WJ_OK, res, out, (size_t)(at - out));
+    return out ? WJ_OK : wj_fail_nomem(err);
 }
 
 /* The mode a call's optional word names: sent when there is none; -1 and
@@ -247,7 +254,7 @@ static wj_code call_prompt_prefix_digests(const wj_arg *a,
                                           wj_result *res, wj_error *err)
 {
     wj_prompt_prefixes pp;
-    char *out, *at;
+    char *out;
     size_t k;
     int m = prompt_mode(names, n_names, err);
     wj_code rc;
@@ -256,25 +263,11 @@ static wj_code call_prompt_prefix_digests(const wj_arg *a,
     rc = wj_prompt_prefix(a[0].ptr, a[0].len, 1u << m, alloc, &pp, err);
     if (rc != WJ_OK)
         return rc;
-    out = wj_malloc(alloc, 2 + pp.n * 67 + 1);
-    if (!out) {
-        wj_prompt_prefix_free(alloc, &pp);
-        return wj_fail_nomem(err);
-    }
-    at = out;
-    *at++ = '[';
-    for (k = 0; k < pp.n; k++) {
-        if (k)
-            *at++ = ',';
-        *at++ = '"';
-        wj_hex_encode(pp.digests[m] + 32 * k, 32, at);
-        at += 64;
-        *at++ = '"';
-    }
-    *at++ = ']';
-    *at = '\0';
+    out = digests_result(pp.n, alloc, res);
+    for (k = 0; out && k < pp.n; k++)
+        wj_hex_encode(pp.digests[m] + 32 * k, 32, out + 2 + 67 * k);
     wj_prompt_prefix_free(alloc, &pp);
-    return rendered(WJ_OK, res, out, (size_t)(at - out));
+    return out ? WJ_OK : wj_fail_nomem(err);
 }
 
 /* True when two entries of such arrays are the same value: the same text,

@@ -17,6 +17,19 @@ void wj_hex_encode(const unsigned char *bytes, size_t n, char *out)
     }
 }
 
+int wj_hex_decode(const char *hex, size_t n, unsigned char *bytes)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        unsigned hi = wj_hex_value[(unsigned char)hex[2 * k]];
+        unsigned lo = wj_hex_value[(unsigned char)hex[2 * k + 1]];
+        if (!hi || !lo)
+            return -1;
+        bytes[k] = (unsigned char)((hi - 1) << 4 | (lo - 1));
+    }
+    return 0;
+}
+
 /* clang-format off */
 const unsigned char wj_hex_value[256] = {
     ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6,

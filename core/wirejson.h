@@ -365,6 +365,16 @@ WJ_API wj_code wj_encode_with_schemas(const char *body, size_t len,
                                       const wj_alloc *alloc, char **out,
                                       size_t *out_len, wj_error *err);
 
+/* -------------------------------------------------------------------- hex */
+
+/* Writes bytes[0..n) as 2n lowercase hex characters at out (no NUL): the
+ * spelling of every digest. */
+WJ_API void wj_hex_encode(const unsigned char *bytes, size_t n, char *out);
+
+/* The n bytes that the 2n hex characters at hex (either case) spell, in
+ * bytes: 0, or -1 when one of them is not a hex digit (bytes unspecified). */
+WJ_API int wj_hex_decode(const char *hex, size_t n, unsigned char *bytes);
+
 /* ---------------------------------------------------- a value's parts */
 
 /*
@@ -501,7 +511,11 @@ typedef enum wj_result_kind {
     WJ_RESULT_TEXT,    /* text that need not be JSON */
     WJ_RESULT_DIGEST,  /* 64 lowercase hex characters */
     WJ_RESULT_INTEGER, /* an integer */
-    WJ_RESULT_DIGESTS, /* a list of digests, as a JSON array of strings */
+    WJ_RESULT_DIGESTS, /* a list of digests, as a JSON array of strings
+                          laid out to be read without a parse: "[", then
+                          for each digest a quote, its 64 characters and a
+                          quote, with a comma between, then "]"; digest
+                          k's characters at text + 2 + 67 * k */
     WJ_RESULT_TEXTS    /* a list of texts, as a JSON array of strings and
                           nulls */
 } wj_result_kind;

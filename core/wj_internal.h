@@ -190,9 +190,6 @@ wj_code wj_buf_finish(wj_buf *buf, char **out, size_t *out_len, wj_error *err);
 /* The lowercase hex digits: every \u escape and every digest uses them. */
 extern const char wj_hex_digits[];
 
-/* Writes bytes[0..n) as 2n lowercase hex characters at out (no NUL). */
-void wj_hex_encode(const unsigned char *bytes, size_t n, char *out);
-
 /* One more than the value of each hex digit (either case); 0 for every
  * other byte. */
 extern const unsigned char wj_hex_value[256];

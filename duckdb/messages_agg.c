@@ -123,28 +123,6 @@ static wj_code message_digest(const char *text, size_t len,
     return rc;
 }
 
-static int nibble(char c)
-{
-    return c <= '9' ? c - '0' : c - 'a' + 10;
-}
-
-static void hex_to_raw(const char *hex, unsigned char *raw)
-{
-    size_t i;
-    for (i = 0; i < RAW_LEN; i++)
-        raw[i] = (unsigned char)(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
-}
-
-static void raw_to_hex(const unsigned char *raw, char *hex)
-{
-    static const char digits[] = "0123456789abcdef";
-    size_t i;
-    for (i = 0; i < RAW_LEN; i++) {
-        hex[2 * i] = digits[raw[i] >> 4];
-        hex[2 * i + 1] = digits[raw[i] & 15];
-    }
-}
-
 /* Extends chain by n raw digests. */
 static void chain_add_raw(wj_digest_chain *chain, const unsigned char *raw,
                           size_t n)
@@ -153,7 +131,7 @@ static void chain_add_raw(wj_digest_chain *chain, const unsigned char *raw,
     while (n) {
         size_t k, m = n < REPLAY_BATCH ? n : REPLAY_BATCH;
         for (k = 0; k < m; k++)
-            raw_to_hex(raw + k * RAW_LEN, hex + k * HEX_LEN);
+            wj_hex_encode(raw + k * RAW_LEN, RAW_LEN, hex + k * HEX_LEN);
         wj_digest_chain_add(chain, hex, m);
         raw += m * RAW_LEN;
         n -= m;
@@ -253,7 +231,7 @@ static int append(agg_state *s, const char hex[HEX_LEN])
         s->tail = t;
         s->cap_tail = cap;
     }
-    hex_to_raw(hex, s->tail + s->n_tail * RAW_LEN);
+    wj_hex_decode(hex, RAW_LEN, s->tail + s->n_tail * RAW_LEN);
     s->n_tail++;
     s->n++;
     wj_digest_chain_add(&s->chain, hex, 1);

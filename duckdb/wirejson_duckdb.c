@@ -218,30 +218,23 @@ static size_t list_index(const size_t *list_col, size_t n, size_t c)
     return l;
 }
 
-/* A DIGESTS result (a JSON array of hex strings, as the core writes it) as
- * row k of a VARCHAR[] vector.  0, or -1 when out of memory. */
+/* A DIGESTS result as row k of a VARCHAR[] vector.  0, or -1 when out of
+ * memory. */
 static int write_digests(duckdb_vector out, idx_t k, const char *text,
                          size_t len)
 {
     duckdb_list_entry *entries = duckdb_vector_get_data(out);
-    duckdb_vector child = duckdb_list_vector_get_child(out);
-    idx_t base = duckdb_list_vector_get_size(out), n = 0;
-    size_t i;
+    duckdb_vector child;
+    idx_t base = duckdb_list_vector_get_size(out);
+    size_t n, i;
+    const char *hex = wk_digests(text, len, &n);
 
-    for (i = 0; i < len; i++) /* each element is "<64 hex>" */
-        n += text[i] == '"';
-    n /= 2;
     if (duckdb_list_vector_reserve(out, base + n) != DuckDBSuccess)
         return -1;
     child = duckdb_list_vector_get_child(out);
-    n = 0;
-    for (i = 0; i < len; i++)
-        if (text[i] == '"') {
-            const char *end = memchr(text + i + 1, '"', len - i - 1);
-            duckdb_vector_assign_string_element_len(
-                child, base + n++, text + i + 1, (idx_t)(end - (text + i + 1)));
-            i = (size_t)(end - text);
-        }
+    for (i = 0; i < n; i++)
+        duckdb_vector_assign_string_element_len(
+            child, base + i, hex + i * WK_DIGEST_STRIDE, 64);
     if (duckdb_list_vector_set_size(out, base + n) != DuckDBSuccess)
         return -1;
     entries[k].offset = base;

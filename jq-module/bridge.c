@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "builtins.h"
+#include "wirejson.h"
 
 #define TOKEN_BYTES 16
 
@@ -54,7 +55,6 @@ void wirejq_token_init(void)
 {
     unsigned char bits[TOKEN_BYTES];
     char *hex = token_name + sizeof("__wirejson_") - 1;
-    size_t k;
     if (token_drawn)
         return;
     if (random_bytes(bits, sizeof(bits)) != 0) {
@@ -62,8 +62,7 @@ void wirejq_token_init(void)
                         "call token\n");
         exit(2);
     }
-    for (k = 0; k < TOKEN_BYTES; k++)
-        snprintf(hex + 2 * k, 3, "%02x", bits[k]);
+    wj_hex_encode(bits, TOKEN_BYTES, hex); /* the NUL after is the name's */
     /* The object is what counts (jv_identical); its text is only a name. */
     token = jv_string(token_name);
     token_drawn = 1;

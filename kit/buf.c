@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* buf.c - growable byte buffers whose first failure sticks (wk_buf). */
+/* buf.c - growable byte buffers whose first failure sticks (wk_buf), and
+ * growable arrays. */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wirejson_kit.h"
@@ -45,6 +47,22 @@ int wk_buf_append(wk_buf *b, const void *p, size_t n)
         memcpy(b->ptr + b->len, p, n);
     b->len += n;
     return 0;
+}
+
+void *wk_array_grow(void *v, size_t *cap, size_t need, size_t size)
+{
+    size_t n = *cap ? *cap : 1024;
+    if (v && need <= *cap)
+        return v; /* (NULL: even room for none is an array, not a failure) */
+    while (n < need) {
+        if (n > SIZE_MAX / 2 / size)
+            return NULL;
+        n *= 2;
+    }
+    v = realloc(v, n * size);
+    if (v)
+        *cap = n;
+    return v;
 }
 
 int wk_buf_failed(const wk_buf *b)

@@ -46,6 +46,56 @@ extern "C" {
  */
 unsigned wk_function_hosts(const wj_function *fn);
 
+/* ------------------------------------------------------ the host calls */
+
+/*
+ * The most fixed parameters (those before a row's names or word) a row of
+ * the table has; test_kit checks every row.  A host sizes its per-call
+ * arrays of converted arguments by it.
+ */
+#define WK_MAX_FIXED 3
+
+/* Room for one call's arguments: on the stack up to WK_ARGS_ON_STACK,
+ * else from the heap.  Declare one uninitialised, ask wk_args_room, and
+ * release with wk_args_free. */
+#define WK_ARGS_ON_STACK 16
+typedef struct wk_args {
+    wj_arg *v;
+    wj_arg stack[WK_ARGS_ON_STACK];
+} wk_args;
+
+/* a->v with room for n arguments (NULL when out of memory). */
+wj_arg *wk_args_room(wk_args *a, size_t n);
+void wk_args_free(wk_args *a);
+
+/* What a host does with a call before converting its arguments. */
+typedef enum wk_call_plan {
+    WK_CALL_RUN,  /* convert the arguments and call */
+    WK_CALL_NULL, /* the answer is NULL: a fixed argument that gives NULL
+                     is NULL, and nothing else is converted or checked */
+    WK_CALL_ARITY /* fn takes no such number of arguments (err filled:
+                     "wrong number of arguments") */
+} wk_call_plan;
+
+/*
+ * The one arity and NULL rule of every host, applied to a call of fn with
+ * n_args arguments: is_null(host, k) tells whether the host's argument k is
+ * NULL (is_null may be NULL for a host without NULL).  A NULL VALUE is
+ * JSON null and NULL names are skipped, as wj_function_call has it.
+ */
+wk_call_plan wk_call_check(const wj_function *fn, size_t n_args,
+                           int (*is_null)(const void *host, size_t k),
+                           const void *host, wj_error *err);
+
+/*
+ * The digests of a WJ_RESULT_DIGESTS result text[0..len) (a call's or a
+ * batch row's), read without a parse (the layout wirejson.h gives): their
+ * number in *n, digest k's 64 characters at the pointer returned +
+ * k * WK_DIGEST_STRIDE.
+ */
+#define WK_DIGEST_STRIDE 67
+const char *wk_digests(const char *text, size_t len, size_t *n);
+
 /* ------------------------------------------------------------- buffers */
 
 /*
@@ -72,6 +122,15 @@ int wk_buf_append(wk_buf *b, const void *p, size_t n);
 /* True once an append or reserve has failed. */
 int wk_buf_failed(const wk_buf *b);
 void wk_buf_free(wk_buf *b);
+
+/*
+ * An array of elements of size bytes at v (capacity *cap elements) with
+ * room for need of them: v itself when it has, else v grown by doubling
+ * (from 1024) with *cap updated; never NULL but when out of memory (v is
+ * then kept).
+ * Release with free.
+ */
+void *wk_array_grow(void *v, size_t *cap, size_t need, size_t size);
 
 /*
  * Large buffers: p (of capacity old_cap; NULL and 0 for a new one) grown to

@@ -30,11 +30,6 @@ SQLITE_EXTENSION_INIT1
 #define SQLITE_SUBTYPE 0x000100000
 #endif
 
-/* Most fixed (not WJ_ARG_NAMES) parameters a row has. */
-#define MAX_FIXED 4
-/* Arguments held on the stack; a call with more allocates. */
-#define ARGS_ON_STACK 16
-
 /* How an error message calls parameter k of fn: "argument 1" for the
  * first, else its name in lower case ("texts", "value"), in buf. */
 static const char *param_label(const wj_function *fn, size_t k, char *buf,
@@ -130,38 +125,39 @@ static void set_result(wirejson_call *call, const wj_function *fn,
     }
 }
 
+static int is_null(const void *argv, size_t k)
+{
+    return sqlite3_value_type(((sqlite3_value *const *)argv)[k]) == SQLITE_NULL;
+}
+
 /* Every scalar: the arguments by the kinds of the row (the user data). */
 static void wirejsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
     const wj_function *fn = sqlite3_user_data(ctx);
     size_t fixed = wj_function_min_args(fn), n = (size_t)argc, k;
     wirejson_call call;
-    wirejson_json json[MAX_FIXED];
-    wj_arg stack[ARGS_ON_STACK], *args = stack;
+    wirejson_json json[WK_MAX_FIXED];
+    wk_args room;
+    wj_arg *args;
     char *owned = NULL;
     wj_result res;
     wj_error err = WJ_ERROR_INIT;
     wj_code rc;
 
     wirejson_call_init(&call, ctx);
-    if (n < fixed || fixed > MAX_FIXED) {
-        err.msg = "wrong number of arguments";
+    switch (wk_call_check(fn, n, is_null, argv, &err)) {
+    case WK_CALL_ARITY:
         wirejson_result_error(&call, WJ_ERR_ARGUMENT, &err);
         return;
+    case WK_CALL_NULL:
+        sqlite3_result_null(ctx);
+        return;
+    case WK_CALL_RUN:
+        break;
     }
-    /* NULL in any argument but a VALUE or a name: NULL out */
-    for (k = 0; k < fixed; k++)
-        if (fn->params[k].kind != WJ_ARG_VALUE &&
-            sqlite3_value_type(argv[k]) == SQLITE_NULL) {
-            sqlite3_result_null(ctx);
-            return;
-        }
-    if (n > ARGS_ON_STACK) {
-        args = sqlite3_malloc64((sqlite3_uint64)n * sizeof *args);
-        if (!args) {
-            sqlite3_result_error_nomem(ctx);
-            return;
-        }
+    if (!(args = wk_args_room(&room, n))) {
+        sqlite3_result_error_nomem(ctx);
+        return;
     }
     for (k = 0; k < n; k++) {
         char label[32];
@@ -188,8 +184,7 @@ static void wirejsonFunc(sqlite3_context *ctx, int argc, sqlite3_value **argv)
         set_result(&call, fn, &res);
 done:
     sqlite3_free(owned);
-    if (args != stack)
-        sqlite3_free(args);
+    wk_args_free(&room);
 }
 
 #define PURE (SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS)

@@ -36,19 +36,12 @@ static int layout_of(const char *format, enum layout *out)
 
 static int grow(wjpy_column *c, size_t more)
 {
-    size_t cap = c->cap;
-    wj_arg *rows;
-    if (c->n + more <= cap)
-        return 0;
-    while (cap < c->n + more)
-        cap = cap ? cap * 2 : 1024;
-    rows = realloc(c->rows, cap * sizeof *rows);
+    wj_arg *rows = wk_array_grow(c->rows, &c->cap, c->n + more, sizeof *rows);
     if (!rows) {
         PyErr_NoMemory();
         return -1;
     }
     c->rows = rows;
-    c->cap = cap;
     return 0;
 }
 

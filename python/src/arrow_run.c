@@ -36,30 +36,6 @@ int wjpy_arrow_kind_of(const wj_function *fn)
     return -1;
 }
 
-/* A growing array of bytes. */
-typedef struct bytes {
-    char *p;
-    size_t len, cap;
-} bytes;
-
-static int put(bytes *b, const void *src, size_t len)
-{
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        char *p;
-        while (cap < b->len + len)
-            cap *= 2;
-        if (!(p = realloc(b->p, cap)))
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    if (len)
-        memcpy(b->p + b->len, src, len);
-    b->len += len;
-    return 0;
-}
-
 /* The results of rows [begin, end), and its first failure. */
 typedef struct part {
     const wj_function *fn;
@@ -70,8 +46,8 @@ typedef struct part {
     uint8_t *valid;  /* a byte a row */
     int64_t *sizes;  /* UTF8: string length a row; LIST: elements a row;
                         INT64: the value */
-    bytes data;      /* the string bytes */
-    bytes child;     /* LIST: int32 length of each element */
+    wk_buf data;     /* the string bytes */
+    wk_buf child;    /* LIST: int32 length of each element */
     int nomem;
     wjpy_arrow_failure fail;
 } part;
@@ -86,18 +62,18 @@ static int add_child(part *p, const wj_name *el)
     int st = 0;
 
     if (el->ptr[0] != '"') /* null */
-        return put(&p->child, &len, sizeof len);
+        return wk_buf_append(&p->child, &len, sizeof len);
     if (!memchr(el->ptr, '\\', el->len)) { /* no escape: its bytes as they are */
         len = (int32_t)(el->len - 2);
-        st = put(&p->data, el->ptr + 1, el->len - 2);
+        st = wk_buf_append(&p->data, el->ptr + 1, el->len - 2);
     } else {
         if (wj_string_value(el->ptr, el->len, NULL, &decoded, &n, &err) != WJ_OK)
             return -1;
         len = (int32_t)n;
-        st = put(&p->data, decoded, n);
+        st = wk_buf_append(&p->data, decoded, n);
         wj_free(NULL, decoded);
     }
-    return st < 0 ? -1 : put(&p->child, &len, sizeof len);
+    return st < 0 ? -1 : wk_buf_append(&p->child, &len, sizeof len);
 }
 
 static int add_result(part *p, size_t i, const wj_result *res)
@@ -113,10 +89,21 @@ static int add_result(part *p, size_t i, const wj_result *res)
         return 0;
     case WJPY_ARROW_UTF8:
         p->sizes[i] = (int64_t)res->len;
-        return put(&p->data, text, res->len);
+        return wk_buf_append(&p->data, text, res->len);
     case WJPY_ARROW_LIST:
-        /* a JSON array of strings (and nulls, for texts): each element's
-         * bytes, a length a child (-1: a NULL child) */
+        if (p->fn->result == WJ_RESULT_DIGESTS) { /* read by position */
+            const char *hex = wk_digests(text, res->len, &n);
+            int32_t len = 64;
+            for (k = 0; k < n; k++)
+                if (wk_buf_append(&p->data, hex + k * WK_DIGEST_STRIDE, 64) <
+                        0 ||
+                    wk_buf_append(&p->child, &len, sizeof len) < 0)
+                    return -1;
+            p->sizes[i] = (int64_t)n;
+            return 0;
+        }
+        /* a JSON array of strings and nulls: each element's bytes, a
+         * length a child (-1: a NULL child) */
         if (wj_array_elements(text, res->len, NULL, &els, &n, &err) != WJ_OK)
             return -1;
         for (k = 0; k < n; k++)
@@ -258,10 +245,10 @@ static wjpy_arrow_out *join(part *parts, int n_parts, size_t n,
     }
     for (t = 0; t < n_parts; t++) {
         const part *p = &parts[t];
-        const int32_t *lens = (const int32_t *)p->child.p;
+        const int32_t *lens = (const int32_t *)p->child.ptr;
         size_t i, k, n_lens = p->child.len / sizeof(int32_t);
         if (p->data.len)
-            memcpy(out->data + at, p->data.p, p->data.len);
+            memcpy(out->data + at, p->data.ptr, p->data.len);
         for (k = 0; k < n_lens; k++) {
             int32_t len = lens[k] < 0 ? 0 : lens[k];
             out->child_offsets[child_at + k + 1] =
@@ -370,8 +357,8 @@ done:
     for (t = 0; parts && t < n_threads; t++) {
         free(parts[t].valid);
         free(parts[t].sizes);
-        free(parts[t].data.p);
-        free(parts[t].child.p);
+        wk_buf_free(&parts[t].data);
+        wk_buf_free(&parts[t].child);
     }
     free(parts);
     free(ids);

@@ -73,9 +73,6 @@ typedef struct py_slot {
     py_special special;
 } py_slot;
 
-/* The most fixed (not WJ_ARG_NAMES) parameters a row has. */
-#define MAX_FIXED 4
-
 /* The rows' slots and method definitions, filled once from the table (they
  * depend on nothing but the table, so every module object shares them). */
 #define MAX_FUNCTIONS 64
@@ -183,23 +180,20 @@ static PyObject *reported(wjpy_state *st, const py_slot *slot)
     return tail;
 }
 
-/* A JSON array of digests (a WJ_RESULT_DIGESTS result, strings without
- * escapes) as a list of str. */
-static PyObject *digest_list(const char *text, size_t len)
+/* A WJ_RESULT_DIGESTS result as a list of str. */
+static PyObject *digest_list(const wj_result *res)
 {
-    PyObject *list = PyList_New(0);
-    const char *at = text, *end = text + len, *close;
+    size_t n, k;
+    const char *hex = wk_digests(res->text, res->len, &n);
+    PyObject *list = PyList_New((Py_ssize_t)n);
 
-    while (list && (at = memchr(at, '"', (size_t)(end - at))) != NULL) {
-        PyObject *s;
-        close = memchr(at + 1, '"', (size_t)(end - at - 1));
-        if (!close)
-            break;
-        s = PyUnicode_FromStringAndSize(at + 1, close - at - 1);
-        if (!s || PyList_Append(list, s) < 0)
+    for (k = 0; list && k < n; k++) {
+        PyObject *s = PyUnicode_FromStringAndSize(hex + k * WK_DIGEST_STRIDE,
+                                                  64);
+        if (!s)
             Py_CLEAR(list);
-        Py_XDECREF(s);
-        at = close + 1;
+        else
+            PyList_SET_ITEM(list, (Py_ssize_t)k, s);
     }
     return list;
 }
@@ -220,7 +214,7 @@ static PyObject *result_object(wjpy_state *st, const py_slot *slot,
     case WJ_RESULT_INTEGER:
         return PyLong_FromLongLong((long long)res->integer);
     case WJ_RESULT_DIGESTS:
-        obj = digest_list(res->text, res->len);
+        obj = digest_list(res);
         wj_result_free(&wjpy_alloc, res);
         return obj;
     case WJ_RESULT_TEXTS: {
@@ -285,17 +279,18 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
     const char *func = fn->name;
     wjpy_state *st = wjpy_state_of_module(module);
     size_t fixed = wj_function_min_args(fn), n = (size_t)nargs, n_args, k;
-    wjpy_text texts[MAX_FIXED];
-    PyObject *owned[MAX_FIXED];
+    wjpy_text texts[WK_MAX_FIXED];
+    PyObject *owned[WK_MAX_FIXED];
     wjpy_names names;
-    wj_arg stack[MAX_FIXED + 8], *args = stack;
+    wj_arg fixed_args[WK_MAX_FIXED], *args = fixed_args;
+    wk_args room = {0};
     wj_result res;
     wj_error err = WJ_ERROR_INIT;
     PyObject *result = NULL;
     wj_code rc;
 
-    if (n < fixed || n > wj_function_max_args(fn)) {
-        PyErr_Format(PyExc_TypeError, "%s: wrong number of arguments", func);
+    if (wk_call_check(fn, n, NULL, NULL, &err) != WK_CALL_RUN) {
+        PyErr_Format(PyExc_TypeError, "%s: %s", func, err.msg);
         return NULL;
     }
     if ((slot->special == PY_CANONICAL || slot->special == PY_DATA_DIGEST) &&
@@ -318,8 +313,8 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
             result = r > 0 ? Py_NewRef(Py_None) : NULL;
             goto done;
         }
-        stack[k].ptr = name.ptr;
-        stack[k].len = name.len;
+        fixed_args[k].ptr = name.ptr;
+        fixed_args[k].len = name.len;
     }
     for (k = 0; k < fixed; k++) {
         int r = 0;
@@ -350,22 +345,19 @@ static PyObject *call_function(PyObject *self, PyObject *const *a,
         if (r < 0)
             goto done;
         /* an empty buffer may have no address: it is still text */
-        stack[k].ptr = texts[k].ptr ? texts[k].ptr : "";
-        stack[k].len = texts[k].len;
+        fixed_args[k].ptr = texts[k].ptr ? texts[k].ptr : "";
+        fixed_args[k].len = texts[k].len;
     }
     n_args = fixed;
     if (n > fixed) {
         if (wjpy_names_from(func, a + fixed, nargs - (Py_ssize_t)fixed,
                             &names) < 0)
             goto done;
-        if (fixed + names.n > sizeof stack / sizeof *stack) {
-            args = PyMem_Malloc((fixed + names.n) * sizeof *args);
-            if (!args) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            memcpy(args, stack, fixed * sizeof *args);
+        if (!(args = wk_args_room(&room, fixed + names.n))) {
+            PyErr_NoMemory();
+            goto done;
         }
+        memcpy(args, fixed_args, fixed * sizeof *args);
         for (k = 0; k < names.n; k++) {
             args[fixed + k].ptr = names.v[k].ptr;
             args[fixed + k].len = names.v[k].len;
@@ -385,8 +377,7 @@ done:
         Py_XDECREF(owned[k]);
     }
     wjpy_names_release(&names);
-    if (args != stack)
-        PyMem_Free(args);
+    wk_args_free(&room);
     return result;
 }
 
@@ -406,7 +397,7 @@ static PyObject *call_function_word(PyObject *self, PyObject *const *a,
     const py_slot *slot = PyCapsule_GetPointer(PyTuple_GET_ITEM(self, 1), NULL);
     const wj_function *fn = slot->fn;
     const char *word = fn->params[fn->n_params - 1].name;
-    PyObject *all[MAX_FIXED + 1];
+    PyObject *all[WK_MAX_FIXED + 1];
     Py_ssize_t k;
 
     if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0)
@@ -441,7 +432,7 @@ static int fill_defs(void)
         PyMethodDef *def = &defs[n_defs];
         if (!(wk_function_hosts(fn) & WK_HOST_PYTHON) || fn->call == NULL)
             continue;
-        if (n_defs == MAX_FUNCTIONS || wj_function_min_args(fn) > MAX_FIXED) {
+        if (n_defs == MAX_FUNCTIONS || wj_function_min_args(fn) > WK_MAX_FIXED) {
             PyErr_Format(PyExc_SystemError, "%s: too many functions or "
                          "arguments for the module", fn->name);
             return -1;

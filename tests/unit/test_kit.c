@@ -67,6 +67,70 @@ static void test_jq_shapes(void)
     }
 }
 
+/* Every row's fixed arguments fit the hosts' arrays. */
+static void test_max_fixed(void)
+{
+    size_t n, k;
+    const wj_function *t = wj_functions(&n);
+    int reached = 0;
+    for (k = 0; k < n; k++) {
+        CHECK(wj_function_min_args(&t[k]) <= WK_MAX_FIXED);
+        reached |= wj_function_min_args(&t[k]) == WK_MAX_FIXED;
+    }
+    CHECK(reached); /* no larger than it needs to be */
+}
+
+static int null_args(const void *host, size_t k)
+{
+    return ((const char *)host)[k] == 'N';
+}
+
+/* The arity and NULL rule: with_top_level(BODY, NAME, VALUE) is NULL when
+ * BODY or NAME is, not when VALUE is; wire_json takes any number of names;
+ * an aggregate is never called. */
+static void test_call_check(void)
+{
+    wj_error err = WJ_ERROR_INIT;
+    CHECK(wk_call_check(row("with_top_level"), 3, null_args, "xxx", &err) ==
+          WK_CALL_RUN);
+    CHECK(wk_call_check(row("with_top_level"), 3, null_args, "xxN", &err) ==
+          WK_CALL_RUN);
+    CHECK(wk_call_check(row("with_top_level"), 3, null_args, "xNx", &err) ==
+          WK_CALL_NULL);
+    CHECK(wk_call_check(row("with_top_level"), 3, null_args, "Nxx", &err) ==
+          WK_CALL_NULL);
+    CHECK(wk_call_check(row("with_top_level"), 2, null_args, "Nx", &err) ==
+          WK_CALL_ARITY);
+    CHECK(err.code == WJ_ERR_ARGUMENT &&
+          strcmp(err.msg, "wrong number of arguments") == 0);
+    CHECK(wk_call_check(row("wire_json"), 9, null_args, "xNNNNNNNN", &err) ==
+          WK_CALL_RUN);
+    CHECK(wk_call_check(row("wire_json"), 0, NULL, NULL, &err) ==
+          WK_CALL_ARITY);
+    CHECK(wk_call_check(row("prompt_prefix_digests"), 3, NULL, NULL, &err) ==
+          WK_CALL_ARITY);
+    CHECK(wk_call_check(row("messages_digest_agg"), 1, NULL, NULL, &err) ==
+          WK_CALL_ARITY);
+}
+
+/* A list of digests read by position: the layout written by hand. */
+static void test_digests(void)
+{
+    static const char two[] =
+        "[\"0000000000000000000000000000000000000000000000000000000000000001\","
+        "\"abababababababababababababababababababababababababababababababab\"]";
+    size_t n = 99;
+    const char *hex = wk_digests("[]", 2, &n);
+    CHECK(n == 0);
+    hex = wk_digests(two, strlen(two), &n);
+    CHECK(n == 2);
+    CHECK(hex && strncmp(hex, "00000000000000000000000000000000"
+                              "00000000000000000000000000000001", 64) == 0);
+    CHECK(hex && strncmp(hex + WK_DIGEST_STRIDE, "abababababababababababab"
+                                                 "abababababababababababab"
+                                                 "abababababababab", 64) == 0);
+}
+
 /* Appends land in order; a failed reserve sticks, and later appends do
  * nothing. */
 static void test_buffer(void)
@@ -84,6 +148,23 @@ static void test_buffer(void)
     CHECK(b.len == 5002);
     wk_buf_free(&b);
     CHECK(b.ptr == NULL && b.len == 0 && !wk_buf_failed(&b));
+}
+
+/* An array grows by doubling from 1024 and keeps what it held; an empty
+ * one is still an array. */
+static void test_array(void)
+{
+    size_t cap = 0, k;
+    int *v = wk_array_grow(NULL, &cap, 0, sizeof *v);
+    CHECK(v != NULL && cap == 1024);
+    for (k = 0; k < 1024; k++)
+        v[k] = (int)k;
+    CHECK(wk_array_grow(v, &cap, 1024, sizeof *v) == v && cap == 1024);
+    v = wk_array_grow(v, &cap, 3000, sizeof *v);
+    CHECK(v != NULL && cap == 4096 && v[1023] == 1023 && v[7] == 7);
+    CHECK(wk_array_grow(v, &cap, SIZE_MAX / 2, sizeof *v) == NULL);
+    CHECK(cap == 4096);
+    free(v);
 }
 
 typedef struct counted {
@@ -151,7 +232,11 @@ int main(void)
 {
     test_hosts();
     test_jq_shapes();
+    test_max_fixed();
+    test_call_check();
+    test_digests();
     test_buffer();
+    test_array();
     test_digest_table();
     test_line_rules();
     return check_report("test_kit");
