@@ -271,15 +271,8 @@ static void batch_room_free(batch_room *br)
  * hashes many rows at once); the others gain nothing from it. */
 static int batch_pays(const cli_options *o)
 {
-    static const char *const names[] = {"canonical_json", "data_digest",
-                                        "message_digest"};
-    size_t k;
-    if (o->member)
-        return 0; /* each record's document lives in a buffer of its own */
-    for (k = 0; k < sizeof names / sizeof *names; k++)
-        if (strcmp(o->fn->name, names[k]) == 0)
-            return 1;
-    return 0;
+    /* with --member, each record's document lives in a buffer of its own */
+    return !o->member && wj_function_batched(o->fn);
 }
 
 /* Writes one record's outcome: its result, or its failure (msg, malloc'd;

@@ -204,6 +204,11 @@ wj_code wj_function_call_batch(const wj_function *fn, const wj_arg *args,
     return rc;
 }
 
+int wj_function_batched(const wj_function *fn)
+{
+    return path_of(fn) != PLAIN;
+}
+
 void wj_batch_out_free(const wj_alloc *alloc, wj_batch_out *out)
 {
     wj_free(alloc, out->ptr);

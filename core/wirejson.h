@@ -668,6 +668,12 @@ WJ_API wj_code wj_function_call_batch(const wj_function *fn,
                                       wj_batch_out *out, wj_batch_row *rows,
                                       wj_error *err);
 
+/* True when wj_function_call_batch has a path of its own for fn (renders
+ * into out, or hashes many rows at once: canonical_json, data_digest,
+ * message_digest); a batch of another function is a loop of calls, which a
+ * caller may as well make itself. */
+WJ_API int wj_function_batched(const wj_function *fn);
+
 /* Releases out's bytes (with the allocator of the calls); out is then
  * empty and may be reused. */
 WJ_API void wj_batch_out_free(const wj_alloc *alloc, wj_batch_out *out);
