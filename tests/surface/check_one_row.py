@@ -53,6 +53,14 @@ ALLOWED = {
         "the command line's --version option, not the function",
     ("cli/main.c", "data_digest"):
         "dedup's default --key",
+    ("cli/dedup.c", "data_digest"):
+        "one of the two keys dedup takes (docs/cli.md)",
+    ("cli/dedup.c", "messages_digest"):
+        "one of the two keys dedup takes (docs/cli.md)",
+    ("cli/dedup.c", "tool_schemas"):
+        "--member tools reads the tools as tool_schemas does, and says so",
+    ("cli/dedup.c", "wirejson_error"):
+        "--member on a line that is not valid input reports the verdict",
     ("kit/hosts.c", "prefix_digests"):
         "where a function exists is the hosts' choice, listed where it differs",
     ("kit/hosts.c", "version"):
