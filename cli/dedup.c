@@ -18,11 +18,10 @@
  * and swapped with DIR in one step at the end (see "staging, install"): a
  * run that fails or dies leaves DIR as it was.
  */
-#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <glob.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -30,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -711,57 +709,17 @@ static int expand(list *out, const char **args, size_t n)
 /* ----------------------------------------------------- staging, install */
 
 /*
- * DIR is replaced as a whole, in one step.  The new DIR is built in a
- * staging folder beside DIR's target (a symlinked DIR is resolved first, so
- * the two are on one file system), named BASE.wirejson-tmp-XXXXXX, the name
- * the Python job uses too.  At the end one renameat2(RENAME_EXCHANGE) swaps
- * it with the old DIR (a plain rename when there is no DIR), and the old
- * content, now under the staging name, is removed.
- *
- * The run holds an flock on its staging folder for its whole life; the
- * kernel drops it when the process dies, however it dies.  A run starts by
- * removing every BASE.wirejson-tmp-* beside DIR whose lock it can take:
- * those of dead runs.  SIGINT, SIGTERM and SIGHUP are taken by a thread of
- * their own, which removes the staging folder and then dies of the signal.
+ * DIR is replaced as a whole, in one step, by the kit (wk_dedup_dir: a
+ * locked staging folder beside DIR's target, swapped with DIR at the end).
+ * SIGINT, SIGTERM and SIGHUP are taken by a thread of their own, which
+ * removes the staging folder and then dies of the signal.
  */
-
-#define STAGE_MARK ".wirejson-tmp-"
 
 static struct {
     pthread_mutex_t mu;
-    char *path; /* the live staging folder, or NULL */
+    wk_dedup_dir *dir; /* while its staging folder may exist, or NULL */
     sigset_t set;
 } stage_live = {PTHREAD_MUTEX_INITIALIZER, NULL, {{0}}};
-
-static int remove_one(const char *path, const struct stat *sb, int flag,
-                      struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *path)
-{
-    nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-/* Removes a staging folder: first renamed out of the way, so the run's own
- * path names no longer reach it and nothing new is made in it while it is
- * emptied (the new name still has the mark, for the next run to find). */
-static void remove_stage(const char *path)
-{
-    size_t n = strlen(path);
-    char *gone = malloc(n + 6);
-    if (gone) {
-        memcpy(gone, path, n);
-        memcpy(gone + n, ".gone", 6);
-        if (rename(path, gone) == 0)
-            path = gone;
-    }
-    remove_tree(path);
-    free(gone);
-}
 
 static void *signal_thread(void *arg)
 {
@@ -770,9 +728,9 @@ static void *signal_thread(void *arg)
     while (sigwait(&stage_live.set, &sig))
         ;
     pthread_mutex_lock(&stage_live.mu);
-    if (stage_live.path)
-        remove_stage(stage_live.path);
-    stage_live.path = NULL;
+    if (stage_live.dir)
+        wk_dedup_dir_remove_stage(stage_live.dir);
+    stage_live.dir = NULL;
     /* Die of the signal itself, as if there were no handler. */
     signal(sig, SIG_DFL);
     pthread_sigmask(SIG_UNBLOCK, &stage_live.set, NULL);
@@ -796,202 +754,14 @@ static int watch_signals(void)
     return 0;
 }
 
-static int mkdirs(char *path)
+/* The staging folder removed (after an install: the old DIR) and no longer
+ * the signal thread's to remove. */
+static void stage_done(wk_dedup_dir *dir)
 {
-    char *p;
-    for (p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(path, 0777) && errno != EEXIST) {
-                *p = '/';
-                return -1;
-            }
-            *p = '/';
-        }
-    return mkdir(path, 0777) && errno != EEXIST ? -1 : 0;
-}
-
-static const char *const outputs[] = {"unique", "counts", "summary.json"};
-
-/* Where DIR's folder is (a symlink resolved) and the parent and name it
- * has there. */
-typedef struct {
-    char *target, *parent, *base;
-    int exists;
-    mode_t mode; /* the new DIR's: the old one's, or the umask's */
-} out_place;
-
-static void place_free(out_place *p)
-{
-    free(p->target);
-    free(p->parent);
-    free(p->base);
-}
-
-static int place_of(const char *out, out_place *p)
-{
-    struct stat sb;
-    size_t n = strlen(out);
-    char *slash;
-    memset(p, 0, sizeof *p);
-    if (stat(out, &sb) == 0) {
-        p->exists = 1;
-        p->mode = sb.st_mode & 07777;
-        p->target = realpath(out, NULL);
-    } else {
-        /* Read here, before there are other threads: umask is the
-         * process's. */
-        mode_t mask = umask(0);
-        umask(mask);
-        p->mode = 0777 & ~mask;
-        while (n > 1 && out[n - 1] == '/')
-            n--;
-        p->target = strndup(out, n);
-    }
-    if (!p->target)
-        return setup_error("--out %s: %s", out, strerror(errno));
-    slash = strrchr(p->target, '/');
-    if (!slash) {
-        p->parent = strdup(".");
-        p->base = strdup(p->target);
-    } else {
-        p->base = strdup(slash + 1);
-        p->parent = strndup(p->target,
-                            slash == p->target ? 1 : (size_t)(slash - p->target));
-    }
-    if (!p->parent || !p->base)
-        return setup_error("%s%s", "out of memory", "");
-    return 0;
-}
-
-/* DIR is replaced as a whole: refuse one holding anything dedup did not
- * write, rather than remove it. */
-static int check_out_contents(const char *out, const out_place *p)
-{
-    DIR *d;
-    struct dirent *de;
-    int st = 0;
-    if (!p->exists)
-        return 0;
-    if (!(d = opendir(p->target)))
-        return setup_error("cannot read --out %s: %s", out, strerror(errno));
-    while (!st && (de = readdir(d))) {
-        size_t k;
-        int ours = !strcmp(de->d_name, ".") || !strcmp(de->d_name, "..");
-        for (k = 0; k < 3; k++)
-            ours |= !strcmp(de->d_name, outputs[k]);
-        if (!ours) {
-            fprintf(stderr, "wirejson: --out %s holds %s, which dedup did not "
-                    "write; DIR is replaced as a whole, so give a new or empty "
-                    "folder or an earlier dedup output\n", out, de->d_name);
-            st = EXIT_USAGE;
-        }
-    }
-    closedir(d);
-    return st;
-}
-
-/* Removes the staging folders of dead runs beside DIR: those named
- * BASE.wirejson-tmp-* whose lock can be taken. */
-static void remove_dead_stages(const out_place *p)
-{
-    DIR *d = opendir(p->parent);
-    struct dirent *de;
-    size_t n = strlen(p->base);
-    if (!d)
-        return;
-    while ((de = readdir(d))) {
-        char *path;
-        int fd;
-        if (strncmp(de->d_name, p->base, n) ||
-            strncmp(de->d_name + n, STAGE_MARK, strlen(STAGE_MARK)))
-            continue;
-        path = path_join(p->parent, de->d_name);
-        fd = path ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW) : -1;
-        if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-            remove_tree(path);
-        if (fd >= 0)
-            close(fd);
-        free(path);
-    }
-    closedir(d);
-}
-
-/* A new staging folder beside DIR, locked (*lock_fd). */
-static char *make_stage(const char *out, const out_place *p, int *lock_fd)
-{
-    char *tmpl = malloc(strlen(p->parent) + strlen(p->base) + 40);
-    struct stat a, b;
-    if (!tmpl) {
-        setup_error("%s%s", "out of memory", "");
-        return NULL;
-    }
-    if (!p->exists && strcmp(p->parent, ".") && strcmp(p->parent, "/") &&
-        mkdirs(p->parent)) {
-        fprintf(stderr, "wirejson: cannot make --out %s: %s: %s\n", out,
-                p->parent, strerror(errno));
-        free(tmpl);
-        return NULL;
-    }
-    for (;;) {
-        sprintf(tmpl, "%s/%s" STAGE_MARK "XXXXXX", p->parent, p->base);
-        if (!mkdtemp(tmpl)) {
-            fprintf(stderr, "wirejson: cannot replace --out %s: cannot make "
-                    "a staging folder in %s: %s (DIR is replaced in one step "
-                    "by a folder built beside it)\n", out, p->parent,
-                    strerror(errno));
-            free(tmpl);
-            return NULL;
-        }
-        *lock_fd = open(tmpl, O_RDONLY | O_DIRECTORY);
-        /* Locked, and still the folder made: another run's clean-up may
-         * have removed it between the mkdtemp and the lock. */
-        if (*lock_fd >= 0 && flock(*lock_fd, LOCK_EX) == 0 &&
-            fstat(*lock_fd, &a) == 0 && a.st_nlink > 0 &&
-            stat(tmpl, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
-            break;
-        if (*lock_fd >= 0)
-            close(*lock_fd);
-    }
-    return tmpl;
-}
-
-/* Whether DIR's file system can swap two folders in one step, tried on two
- * empty folders in the staging folder before any work. */
-static int check_exchange(const char *out, const out_place *p,
-                          const char *stage)
-{
-    char *a = path_join(stage, ".a"), *b = path_join(stage, ".b");
-    int st = 0;
-    if (!a || !b || mkdir(a, 0700) || mkdir(b, 0700) ||
-        renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE)) {
-        fprintf(stderr, "wirejson: cannot replace --out %s in one step: the "
-                "file system of %s cannot swap two folders (renameat2 "
-                "RENAME_EXCHANGE: %s); remove DIR first or give a new one\n",
-                out, p->parent, strerror(errno));
-        st = EXIT_USAGE;
-    }
-    if (a)
-        rmdir(a);
-    if (b)
-        rmdir(b);
-    free(a);
-    free(b);
-    return st;
-}
-
-/* Puts the finished staging folder (lock_fd open on it) in DIR's place in
- * one rename, with the old DIR's mode (a new one's: the umask's); the
- * exchange leaves the old DIR under the staging name. */
-static int install(const char *stage, int lock_fd, const out_place *p)
-{
-    if (fchmod(lock_fd, p->mode))
-        return -1;
-    if (!p->exists)
-        return rename(stage, p->target);
-    if (renameat2(AT_FDCWD, stage, AT_FDCWD, p->target, RENAME_EXCHANGE))
-        return -1;
-    return 0;
+    pthread_mutex_lock(&stage_live.mu);
+    wk_dedup_dir_remove_stage(dir);
+    stage_live.dir = NULL;
+    pthread_mutex_unlock(&stage_live.mu);
 }
 
 int cli_run_dedup(const cli_options *o)
@@ -999,9 +769,9 @@ int cli_run_dedup(const cli_options *o)
     run r;
     list inputs = {0};
     struct stat sb;
-    char *stage = NULL, *summary = NULL;
-    out_place place = {0};
-    int lock_fd = -1;
+    char *summary = NULL;
+    const char *stage;
+    wk_dedup_dir place = {0};
     cli_options ro = *o;
     cli_block_hooks hooks;
     wk_buf q = {0};
@@ -1031,9 +801,11 @@ int cli_run_dedup(const cli_options *o)
 
     memset(&r, 0, sizeof r);
     wk_digest_table_init(&r.t, sizeof(entry));
-    if ((st = place_of(o->out, &place)) ||
-        (st = check_out_contents(o->out, &place)))
+    if (wk_dedup_dir_open(&place, o->out)) {
+        st = setup_error("%s%s", place.error ? place.error : "out of memory",
+                         "");
         goto out;
+    }
     r.o = o;
     r.j.o = o;
     r.j.messages = strcmp(o->key, "messages_digest") == 0;
@@ -1054,13 +826,13 @@ int cli_run_dedup(const cli_options *o)
         cli_error("dedup: cannot watch for signals: %s", strerror(errno));
         goto out;
     }
-    remove_dead_stages(&place);
-    if (!(stage = make_stage(o->out, &place, &lock_fd)))
-        goto out;
+    /* The signal thread's to remove from before it is made. */
     pthread_mutex_lock(&stage_live.mu);
-    stage_live.path = stage;
+    stage_live.dir = &place;
+    if (wk_dedup_dir_stage(&place))
+        setup_error("%s%s", place.error ? place.error : "out of memory", "");
     pthread_mutex_unlock(&stage_live.mu);
-    if (place.exists && check_exchange(o->out, &place, stage))
+    if (!(stage = place.stage))
         goto out;
     r.unique_dir = path_join(stage, "unique");
     r.counts_dir = path_join(stage, "counts");
@@ -1098,14 +870,12 @@ int cli_run_dedup(const cli_options *o)
     if (!st)
         st = write_summary(&r, summary);
     pthread_mutex_lock(&stage_live.mu);
-    if (!st && install(stage, lock_fd, &place)) {
-        cli_error("cannot move the output into %s: %s", o->out,
-                  strerror(errno));
+    if (!st && wk_dedup_dir_install(&place)) {
+        cli_error("%s", place.error ? place.error : strerror(errno));
         st = EXIT_USAGE;
     }
-    remove_stage(stage); /* the old DIR, or the unfinished new one */
-    stage_live.path = NULL;
     pthread_mutex_unlock(&stage_live.mu);
+    stage_done(&place); /* the old DIR, or the unfinished new one */
     if (!st) {
         uint64_t d = r.valid - r.t.n;
         printf("%" PRIu64 " %s: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
@@ -1118,24 +888,17 @@ int cli_run_dedup(const cli_options *o)
 out:
     if (r.unique)
         fclose(r.unique);
-    pthread_mutex_lock(&stage_live.mu);
-    if (stage_live.path)
-        remove_stage(stage_live.path);
-    stage_live.path = NULL;
-    pthread_mutex_unlock(&stage_live.mu);
-    if (lock_fd >= 0)
-        close(lock_fd);
+    stage_done(&place);
     for (k = 0; k < r.n_errors; k++)
         free(r.errors[k].msg);
     for (k = 0; k < inputs.n; k++)
         free(inputs.v[k]);
     free(inputs.v);
     wk_digest_table_free(&r.t);
-    free(stage);
     free(summary);
     free(r.unique_dir);
     free(r.counts_dir);
     wk_buf_free(&q);
-    place_free(&place);
+    wk_dedup_dir_free(&place);
     return st;
 }

@@ -196,6 +196,50 @@ void *wk_digest_table_put(wk_digest_table *t, const unsigned char *key,
 
 void wk_digest_table_free(wk_digest_table *t);
 
+/* ----------------------------------------------- the dedup job's DIR */
+
+/*
+ * DIR, the dedup job's output folder, replaced as a whole in one step
+ * (docs/cli.md, "dedup"): built in a locked staging folder
+ * BASE.wirejson-tmp-XXXXXX beside DIR's target and swapped with it by one
+ * renameat2(RENAME_EXCHANGE) (a rename when there is no DIR).  A failing
+ * call returns -1 with errno set and d->error the message (without the
+ * program's name), as the command line and the Python job print it.
+ */
+typedef struct {
+    char *out;      /* DIR as given, for messages */
+    char *target;   /* DIR's folder, absolute, a symlink resolved */
+    char *parent;   /* the folder target is in, where the stage is made */
+    char *base;     /* target's last name */
+    int exists;     /* whether there is a DIR to swap with */
+    unsigned mode;  /* the new DIR's: the old one's, or the umask's */
+    char *stage;    /* the locked staging folder, or NULL */
+    int lock_fd;    /* open on stage, holding its flock; or -1 */
+    char *error;    /* the last failure's message, or NULL */
+} wk_dedup_dir;
+
+/* Where DIR's target is, refusing a DIR that holds anything but unique/,
+ * counts/ and summary.json.  Reads the umask: call it before the host
+ * starts threads.  Call wk_dedup_dir_free after, whatever it returns. */
+int wk_dedup_dir_open(wk_dedup_dir *d, const char *out);
+
+/* Removes the staging folders of dead runs beside DIR (those whose lock can
+ * be taken), makes DIR's parent when there is no DIR, and the locked
+ * staging folder (d->stage); with a DIR, checks that its file system can
+ * swap two folders in one step.  On failure nothing is left behind. */
+int wk_dedup_dir_stage(wk_dedup_dir *d);
+
+/* Gives the finished staging folder DIR's mode and puts it in DIR's place in
+ * one step; d->stage then names the old DIR, for wk_dedup_dir_remove_stage. */
+int wk_dedup_dir_install(wk_dedup_dir *d);
+
+/* Removes the staging folder (after an install: the old DIR), renamed out
+ * of the way first, and drops its lock; nothing when there is none. */
+void wk_dedup_dir_remove_stage(wk_dedup_dir *d);
+
+/* wk_dedup_dir_remove_stage, then frees what d holds. */
+void wk_dedup_dir_free(wk_dedup_dir *d);
+
 /* ------------------------------------------------------ the dedup job */
 
 /*

@@ -493,6 +493,15 @@ static int add_functions(PyObject *m)
  * of the SQL surface. */
 static PyMethodDef dedup_defs[3];
 
+/* Adds the type of spec to m. */
+static int add_type(PyObject *m, PyType_Spec *spec)
+{
+    PyObject *type = PyType_FromModuleAndSpec(m, spec, NULL);
+    int bad = !type || PyModule_AddType(m, (PyTypeObject *)type) < 0;
+    Py_XDECREF(type);
+    return bad ? -1 : 0;
+}
+
 static int module_exec(PyObject *m)
 {
     wjpy_state *st = wjpy_state_of_module(m);
@@ -526,7 +535,7 @@ static int module_exec(PyObject *m)
     tally = PyType_FromModuleAndSpec(m, &wjpy_tally_spec, NULL);
     bad = !tally || PyModule_AddType(m, (PyTypeObject *)tally) < 0;
     Py_XDECREF(tally);
-    if (bad || wjpy_arrow_add(m) < 0)
+    if (bad || wjpy_arrow_add(m) < 0 || add_type(m, &wjpy_out_dir_spec) < 0)
         return -1;
     return add_functions(m);
 }

@@ -12,6 +12,7 @@
  *   lines.c         key_lines, the dedup job's reading of JSON Lines
  *   tally.c         the Tally type, the dedup job's map stage in C
  *   py_memory.c     keep_freed_memory, the dedup job's tasks' reuse of memory
+ *   py_stage.c      the OutDir type, the dedup job's DIR replaced in one step
  *   module.c        the functions, their table, the module
  */
 #ifndef WIREJSON_WJPY_H
@@ -290,6 +291,9 @@ int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
 
 /* The Tally type (tally.c), added to the module by module.c. */
 extern PyType_Spec wjpy_tally_spec;
+
+/* The OutDir type (py_stage.c), added to the module by module.c. */
+extern PyType_Spec wjpy_out_dir_spec;
 
 /* _wirejson.keep_freed_memory (py_memory.c), added like key_lines. */
 extern PyMethodDef wjpy_keep_freed_memory_def;

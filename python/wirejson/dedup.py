@@ -76,6 +76,7 @@ import zlib
 
 import wirejson
 from wirejson._wirejson import Tally, keep_freed_memory, key_lines
+from wirejson._wirejson import OutDir
 
 PARTITION_ENV = "WIREJSON_DEDUP_PARTITION_BYTES"
 MIN_PARTITION = 1 << 20
@@ -696,181 +697,40 @@ def plural(n, noun):
     return "%d %s%s" % (n, noun, "" if n == 1 else "s")
 
 
-# DIR is replaced as a whole, in one step (the rule wirejson dedup follows
-# too, with the same staging names): the new DIR is built in a staging
-# folder BASE.wirejson-tmp-XXXXXXXX beside DIR's target (a symlinked DIR
-# resolved, so both are on one file system), locked with flock for the
-# client's life, and swapped with the old DIR by one
-# renameat2(RENAME_EXCHANGE) (a rename when there is no DIR); the old
-# content, left under the staging name, is then removed.  A run removes
-# every BASE.wirejson-tmp-* beside DIR whose lock it can take: those of dead
-# runs.
-
-STAGE_MARK = ".wirejson-tmp-"
-OUTPUTS = ("unique", "counts", "summary.json")
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-
-
-class Place:
-    """Where DIR's folder is (a symlink resolved): its parent and name, and
-    the new DIR's mode (the old one's, or the umask's)."""
-
-    def __init__(self, out):
-        self.out = out
-        self.exists = os.path.isdir(out)
-        if self.exists:
-            self.target = os.path.realpath(out)
-            self.mode = os.stat(out).st_mode & 0o7777
-        else:
-            self.target = os.path.abspath(out)
-            # Read here, in the main thread before the cluster's threads:
-            # umask is the process's.
-            mask = os.umask(0)
-            os.umask(mask)
-            self.mode = 0o777 & ~mask
-        self.parent, self.base = os.path.split(self.target)
-
-    def check_contents(self):
-        """SetupError if DIR holds anything dedup did not write: it is
-        replaced as a whole, so that would be removed."""
-        if not self.exists:
-            return
-        try:
-            names = sorted(os.listdir(self.target))
-        except OSError as e:
-            raise SetupError("cannot read --out %s: %s" % (self.out, e.strerror))
-        for name in names:
-            if name not in OUTPUTS:
-                raise SetupError(
-                    "--out %s holds %s, which dedup did not write; DIR is "
-                    "replaced as a whole, so give a new or empty folder or an "
-                    "earlier dedup output" % (self.out, name))
-
-
-def _renameat2(src, dst, flags):
-    import ctypes
-    libc = ctypes.CDLL(None, use_errno=True)
-    fn = getattr(libc, "renameat2", None)
-    if fn is None:  # glibc before 2.28
-        raise OSError(38, "renameat2: not in this C library")
-    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int,
-                   ctypes.c_char_p, ctypes.c_uint]
-    if fn(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), flags):
-        e = ctypes.get_errno()
-        raise OSError(e, "renameat2: " + os.strerror(e), src, None, dst)
-
-
-def remove_stage(path):
-    """Removes a staging folder, first renamed out of the way so that
-    nothing new is made in it by its old name while it is emptied (the new
-    name keeps the mark, for the next run to find)."""
-    gone = path + ".gone"
-    try:
-        os.rename(path, gone)
-        path = gone
-    except OSError:
-        pass
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def remove_dead_stages(place):
-    """Removes the staging folders beside DIR that no live run holds."""
-    import fcntl
-    try:
-        names = os.listdir(place.parent)
-    except OSError:
-        return
-    for name in names:
-        if not name.startswith(place.base + STAGE_MARK):
-            continue
-        path = os.path.join(place.parent, name)
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-        except OSError:
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            shutil.rmtree(path, ignore_errors=True)
-        except OSError:
-            pass  # a live run's
-        finally:
-            os.close(fd)
+# DIR is replaced as a whole, in one step, as wirejson dedup replaces it:
+# by the C extension's OutDir (kit/dedup_dir.c).  The new DIR is built in a
+# locked staging folder BASE.wirejson-tmp-XXXXXX beside DIR's target and
+# swapped with the old DIR by one renameat2(RENAME_EXCHANGE) (a rename when
+# there is no DIR); the old content, left under the staging name, is then
+# removed.  A run first removes the staging folders of dead runs.  Signals
+# are the job's own (see _terminated).
 
 
 class Stage:
-    """The locked staging folder of a run beside DIR, the new DIR in the
-    making; removed on leaving unless installed."""
+    """The locked staging folder (path) of a run beside DIR (out, an
+    OutDir), the new DIR in the making; removed on leaving (after install:
+    the old DIR)."""
 
-    def __init__(self, place):
-        import fcntl
-        self.place = place
-        if not place.exists:
-            os.makedirs(place.parent, exist_ok=True)
-        remove_dead_stages(place)
-        while True:
-            try:
-                self.path = tempfile.mkdtemp(prefix=place.base + STAGE_MARK,
-                                             dir=place.parent)
-            except OSError as e:
-                raise SetupError(
-                    "cannot replace --out %s: cannot make a staging folder in "
-                    "%s: %s (DIR is replaced in one step by a folder built "
-                    "beside it)" % (place.out, place.parent, e.strerror))
-            self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY)
-            fcntl.flock(self.fd, fcntl.LOCK_EX)
-            # Still the folder made: another run's clean-up may have
-            # removed it between the mkdtemp and the lock.
-            a = os.fstat(self.fd)
-            try:
-                b = os.stat(self.path)
-            except OSError:
-                b = None
-            if a.st_nlink and b and (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino):
-                break
-            os.close(self.fd)
-        if place.exists:
-            self.check_exchange()
-
-    def check_exchange(self):
-        a, b = os.path.join(self.path, ".a"), os.path.join(self.path, ".b")
-        try:
-            os.mkdir(a)
-            os.mkdir(b)
-            _renameat2(a, b, _RENAME_EXCHANGE)
-        except OSError as e:
-            self.close()
-            raise SetupError(
-                "cannot replace --out %s in one step: the file system of %s "
-                "cannot swap two folders (renameat2 RENAME_EXCHANGE: %s); "
-                "remove DIR first or give a new one"
-                % (self.place.out, self.place.parent, e.strerror))
-        finally:
-            for d in (a, b):
-                with contextlib.suppress(OSError):
-                    os.rmdir(d)
+    def __init__(self, out):
+        self.out = out
+        out.stage()
+        self.path = out.path
 
     def install(self):
         """Puts the finished staging folder in DIR's place in one step,
-        with the old DIR's mode (a new one's: the umask's)."""
+        with the old DIR's mode (a new one's: the umask's), unless a signal
+        came first."""
         raise_received()
-        os.fchmod(self.fd, self.place.mode)
-        if self.place.exists:
-            _renameat2(self.path, self.place.target, _RENAME_EXCHANGE)
-        else:
-            os.rename(self.path, self.place.target)
+        self.out.install()
 
     def close(self):
         """Removes the staging folder (after install: the old DIR), with
-        SIGINT and SIGTERM held off until it is gone."""
+        SIGINT, SIGTERM and SIGHUP held off until it is gone."""
         import signal
         held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
         old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
         try:
-            if self.fd is not None:
-                remove_stage(self.path)
-                os.close(self.fd)
-                self.fd = None
+            self.out.remove_stage()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
@@ -900,9 +760,7 @@ def run(client, inputs, key, member, out, stage=None):
     names = part_name(nfiles)
     own_stage = stage is None
     if own_stage:
-        place = Place(out)
-        place.check_contents()
-        stage = Stage(place)
+        stage = Stage(OutDir(out, SetupError))
     try:
         work = os.path.join(stage.path, "work")
         new = stage.path
@@ -1080,8 +938,7 @@ def main(argv=None):
         if os.path.lexists(args.out) and not os.path.isdir(args.out):
             raise SetupError("--out %s exists and is not a directory"
                              % args.out)
-        place = Place(args.out)
-        place.check_contents()
+        place = OutDir(args.out, SetupError)
     except SetupError as e:
         return fail(e, 2)
     import signal
