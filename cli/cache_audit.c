@@ -224,7 +224,7 @@ static char *line_member(const char *line, size_t len, const char *name,
                          const char *what, scratch *s, wk_buf *out)
 {
     wj_error err = WJ_ERROR_INIT;
-    int st = cli_member_text(line, len, name, &s->wrap, out, &err);
+    int st = wk_member_text(line, len, name, &s->wrap, out, &err);
     if (st < 0)
         return err.code == WJ_ERR_DEPTH
                    ? message("the line is nested too deep to take its %s "
@@ -259,7 +259,7 @@ static char *audit_line(const job *j, const char *line, size_t len,
         body = s->body.ptr ? s->body.ptr : "";
         blen = s->body.len;
         if (blen && body[0] == '"') {
-            if (cli_unquote(&s->text, body, blen))
+            if (wk_string_bytes(&s->text, body, blen))
                 return strdup("out of memory");
             body = s->text.ptr ? s->text.ptr : "";
             blen = s->text.len;
@@ -272,7 +272,7 @@ static char *audit_line(const job *j, const char *line, size_t len,
         if ((msg = line_member(line, len, tm, "time member", s, &s->time)))
             return msg;
         if (s->time.len && s->time.ptr[0] == '"') {
-            if (cli_unquote(&s->wrap, s->time.ptr, s->time.len))
+            if (wk_string_bytes(&s->wrap, s->time.ptr, s->time.len))
                 return strdup("out of memory");
             st = parse_rfc3339(s->wrap.ptr ? s->wrap.ptr : "", s->wrap.len,
                                time);

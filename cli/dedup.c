@@ -33,7 +33,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "member.h"
 
 #define MAX_ERRORS 100
 
@@ -168,126 +167,15 @@ static int quote(wk_buf *b, const char *s, size_t n, enum quote_mode mode)
 
 /* ------------------------------------------------------------ the keying */
 
-typedef struct job {
-    const cli_options *o;
-    int messages; /* --key messages_digest */
-    char *quoted_member; /* json.dumps(NAME, ensure_ascii=False) */
-} job;
-
 /* What a worker makes of a line, in the block's out: a tag, then for 'k'
- * the 32-byte key, for 'e' the message's length (4 bytes) and the message. */
+ * the 32-byte key, for 'e' the message's length (4 bytes) and the message.
+ * The key is the kit's dedup engine's (wk_dedup_key_line). */
 enum { TAG_BLANK = 'b', TAG_KEY = 'k', TAG_ERROR = 'e' };
-
-static char *printed(const char *fmt, const char *a, const char *b,
-                     const char *c)
-{
-    size_t n = strlen(fmt) + strlen(a) + strlen(b) + strlen(c) + 1;
-    char *m = malloc(n);
-    if (m)
-        snprintf(m, n, fmt, a, b, c);
-    return m;
-}
-
-/* The exact text of member name of the JSON object text into out, or a
- * message (malloc'd) saying why not. */
-static char *member_text(const job *j, const char *text, size_t len,
-                         const char *name, const char *quoted,
-                         const char *where, wk_buf *wrap, wk_buf *out)
-{
-    wj_error err = WJ_ERROR_INIT;
-    wj_code rc = wj_validate(text, len, NULL, &err);
-    wj_name path;
-    char *found = NULL;
-    size_t found_len = 0, n_el = 0;
-    const char *key = j->messages ? "messages_digest" : "data_digest";
-    char *msg;
-
-    if (rc != WJ_OK) {
-        char small[256];
-        if (!wj_error_is_input(rc))
-            return wj_error_message(&err, "wirejson_error", NULL, NULL);
-        wj_error_format(&err, NULL, small, sizeof small);
-        return printed("%s: %s%s", key, small, "");
-    }
-    wrap->len = 0;
-    if (wk_buf_append(wrap, "{\"tools\":[", 10) ||
-        wk_buf_append(wrap, text, len) || wk_buf_append(wrap, "]}", 2))
-        return NULL;
-    path.ptr = name;
-    path.len = strlen(name);
-    rc = wj_tool_schemas(wrap->ptr, wrap->len, &path, 1, NULL, &found,
-                         &found_len, &err);
-    if (rc == WJ_ERR_DEPTH)
-        return printed("%s: the %s is nested too deep to take its member %s",
-                       key, where, quoted);
-    if (rc != WJ_OK)
-        return wj_error_message(&err, "tool_schemas", NULL, NULL);
-    msg = NULL;
-    {
-        /* found: ["..."] (the member's text) or [null] */
-        wj_error e2 = WJ_ERROR_INIT;
-        wj_name *el = NULL;
-        if (found &&
-            wj_array_elements(found, found_len, NULL, &el, &n_el, &e2) ==
-                WJ_OK &&
-            n_el == 1 && el[0].ptr[0] == '"') {
-            if (cli_unquote(out, el[0].ptr, el[0].len))
-                msg = strdup("out of memory");
-        } else
-            msg = printed("%s: the %s has no member %s (or it is null)", key,
-                          where, quoted);
-        wj_free(NULL, el);
-    }
-    wj_free(NULL, found);
-    return msg;
-}
-
-/* The key of one line (no terminator) into key[32], or a message. */
-static char *key_line(const job *j, const char *line, size_t len,
-                      const wj_alloc *mem, unsigned char key[32],
-                      wk_buf *t1, wk_buf *t2, wk_buf *t3)
-{
-    const char *body = line, *fn = j->messages ? "messages_digest"
-                                               : "data_digest";
-    size_t blen = len;
-    wj_error err = WJ_ERROR_INIT;
-    char hex[WJ_DIGEST_HEX_SIZE];
-    wj_code rc;
-    char *msg;
-
-    if (j->o->member) {
-        if ((msg = member_text(j, body, blen, j->o->member, j->quoted_member,
-                               "line", t1, t2)))
-            return msg;
-        body = t2->ptr ? t2->ptr : "";
-        blen = t2->len;
-        if (blen && body[0] == '"') {
-            if (cli_unquote(t3, body, blen))
-                return strdup("out of memory");
-            body = t3->ptr ? t3->ptr : "";
-            blen = t3->len;
-        }
-    }
-    if (j->messages) {
-        wk_buf *dst = body == t2->ptr ? t3 : t2;
-        if ((msg = member_text(j, body, blen, "messages", "\"messages\"",
-                               j->o->member ? "body" : "line", t1, dst)))
-            return msg;
-        body = dst->ptr ? dst->ptr : "";
-        blen = dst->len;
-        rc = wj_messages_digest(body, blen, mem, hex, &err);
-    } else
-        rc = wj_data_digest(body, blen, mem, hex, &err);
-    if (rc != WJ_OK)
-        return wj_error_message(&err, fn, NULL, NULL);
-    wk_digest_bytes(hex, key);
-    return NULL;
-}
 
 static void work(void *ctx, cli_block *b, wk_arena *arena)
 {
-    const job *j = ctx;
-    wk_buf t1 = {0}, t2 = {0}, t3 = {0};
+    const wk_dedup_keyer *k = ctx;
+    wk_dedup_scratch s = {0};
     size_t r, start, end;
     wj_alloc mem = wk_arena_alloc(arena);
     b->out.len = 0;
@@ -295,54 +183,36 @@ static void work(void *ctx, cli_block *b, wk_arena *arena)
         size_t len = end - start;
         const char *line = b->in.ptr + start;
         unsigned char key[33];
-        char *msg;
+        char *msg = NULL;
+        uint32_t ml;
+        int st;
         if (len && line[len - 1] == '\n')
             len--;
+        key[0] = TAG_BLANK;
         if (wk_line_is_blank(line, len)) {
-            key[0] = TAG_BLANK;
-            if (wk_buf_append(&b->out, key, 1))
-                goto nomem;
+            wk_buf_append(&b->out, key, 1);
             continue;
         }
         wk_arena_reset(arena);
-        msg = key_line(j, line, len, &mem, key + 1, &t1, &t2, &t3);
-        if (!msg) {
-            key[0] = TAG_KEY;
-            if (wk_buf_append(&b->out, key, 33))
-                goto nomem;
-        } else {
-            uint32_t ml = (uint32_t)strlen(msg);
-            key[0] = TAG_ERROR;
-            if (wk_buf_append(&b->out, key, 1) ||
-                wk_buf_append(&b->out, &ml, 4) ||
-                wk_buf_append(&b->out, msg, ml)) {
-                free(msg);
-                goto nomem;
-            }
+        st = wk_dedup_key_line(k, line, len, &mem, &s, key + 1, &msg);
+        if (st < 0)
+            break;
+        key[0] = st ? TAG_ERROR : TAG_KEY;
+        wk_buf_append(&b->out, key, st ? 1 : 33);
+        if (st) {
+            ml = (uint32_t)strlen(msg);
+            wk_buf_append(&b->out, &ml, 4);
+            wk_buf_append(&b->out, msg, ml);
             free(msg);
         }
     }
-    wk_buf_free(&t1);
-    wk_buf_free(&t2);
-    wk_buf_free(&t3);
-    return;
-nomem:
-    wk_buf_free(&t1);
-    wk_buf_free(&t2);
-    wk_buf_free(&t3);
-    b->out.len = 0;
-    b->fail_at = 0;
+    wk_dedup_scratch_free(&s);
+    if (cli_block_record(b, r, &start, &end) || wk_buf_failed(&b->out)) {
+        /* out of memory */
+        b->out.len = 0;
+        b->fail_at = 0;
+    }
 }
-
-/* ------------------------------------------------------- the table of keys */
-
-typedef struct entry {
-    unsigned char key[32];
-    uint64_t count;
-    uint64_t line;
-    uint32_t file;
-} entry;
-
 
 /* ------------------------------------------------------------ the run */
 
@@ -353,13 +223,13 @@ typedef struct err_rec {
 } err_rec;
 
 typedef struct run {
-    job j; /* first: work() is given the run as its job */
+    wk_dedup_keyer keyer; /* first: work() is given the run as its keyer */
     const cli_options *o;
     const char **files;
     size_t n_files;
     char *unique_dir, *counts_dir;
     char name_fmt[48];
-    wk_digest_table t;
+    wk_tally t;
     uint64_t nonblank, valid;
     err_rec errors[MAX_ERRORS];
     size_t n_errors;
@@ -449,22 +319,17 @@ static int consume(void *ctx, cli_block *b)
             continue;
         }
         {
-            int fresh;
-            entry *e = wk_digest_table_put(&r->t, (const unsigned char *)o + pos,
-                                        &fresh);
+            int fresh = wk_tally_count(&r->t, (const unsigned char *)o + pos,
+                                       b->first_line + i, 0, 0,
+                                       (uint32_t)b->file_index);
             pos += 32;
             r->valid++;
-            if (!e) {
+            if (fresh < 0) {
                 cli_error("out of memory");
                 return EXIT_USAGE;
             }
-            if (!fresh) {
-                e->count++;
+            if (!fresh)
                 continue;
-            }
-            e->count = 1;
-            e->file = (uint32_t)b->file_index;
-            e->line = b->first_line + i;
             if (len && line[len - 1] == '\n')
                 len--;
             if (fwrite(line, 1, len, r->unique) != len ||
@@ -485,7 +350,7 @@ static int write_counts(run *r)
     size_t cur = 0, k;
     uint64_t i;
     int st = 0, ascii = 0;
-    char hex[65], num[64];
+    char hex[64], num[64];
 
     for (k = 0; k <= r->n_files; k++) {
         /* every part, the ones with no key too */
@@ -501,13 +366,13 @@ static int write_counts(run *r)
             }
         }
     }
-    for (i = 0; i < r->t.n && !st; i++) {
-        entry *e = wk_digest_table_at(&r->t, i);
-        if (!f || e->file != cur) {
+    for (i = 0; i < r->t.keys.n && !st; i++) {
+        const wk_tally_entry *e = wk_tally_at(&r->t, i);
+        if (!f || e->source != cur) {
             char *p;
             if (f && fclose(f))
                 st = EXIT_USAGE;
-            cur = e->file;
+            cur = e->source;
             p = part_path(r, r->counts_dir, cur);
             f = p ? fopen(p, "wb") : NULL;
             free(p);
@@ -524,8 +389,7 @@ static int write_counts(run *r)
                 break;
             }
         }
-        for (k = 0; k < 32; k++)
-            snprintf(hex + 2 * k, 3, "%02x", e->key[k]);
+        wk_digest_hex(e->key, hex);
         line.len = 0;
         snprintf(num, sizeof num, "\", \"count\": %" PRIu64, e->count);
         if (wk_buf_append(&line, "{\"key\": \"", 9) ||
@@ -555,7 +419,7 @@ static int write_summary(run *r, const char *path)
     wk_buf s = {0};
     char num[200];
     size_t k;
-    uint64_t distinct = r->t.n;
+    uint64_t distinct = r->t.keys.n;
     int st = 0;
     FILE *f;
     snprintf(num, sizeof num,
@@ -779,7 +643,7 @@ int cli_run_dedup(const cli_options *o)
     int st;
     char num[32];
 
-    if (strcmp(o->key, "data_digest") && strcmp(o->key, "messages_digest")) {
+    if (wk_dedup_key_find(o->key) < 0) {
         cli_error("dedup: --key takes data_digest or messages_digest, not "
                   "'%s'", o->key);
         return EXIT_USAGE;
@@ -800,20 +664,20 @@ int cli_run_dedup(const cli_options *o)
                            "");
 
     memset(&r, 0, sizeof r);
-    wk_digest_table_init(&r.t, sizeof(entry));
+    wk_tally_init(&r.t);
     if (wk_dedup_dir_open(&place, o->out)) {
         st = setup_error("%s%s", place.error ? place.error : "out of memory",
                          "");
         goto out;
     }
     r.o = o;
-    r.j.o = o;
-    r.j.messages = strcmp(o->key, "messages_digest") == 0;
+    r.keyer.messages = wk_dedup_key_find(o->key);
+    r.keyer.member = o->member;
     if (o->member) {
         if (quote(&q, o->member, strlen(o->member), QUOTE_UTF8) ||
             wk_buf_append(&q, "", 1))
             return EXIT_USAGE;
-        r.j.quoted_member = q.ptr;
+        r.keyer.member_quoted = q.ptr;
     }
     r.files = (const char **)inputs.v;
     r.n_files = inputs.n;
@@ -877,11 +741,11 @@ int cli_run_dedup(const cli_options *o)
     pthread_mutex_unlock(&stage_live.mu);
     stage_done(&place); /* the old DIR, or the unfinished new one */
     if (!st) {
-        uint64_t d = r.valid - r.t.n;
+        uint64_t d = r.valid - r.t.keys.n;
         printf("%" PRIu64 " %s: %" PRIu64 " valid, %" PRIu64 " invalid, %" PRIu64
                " distinct, %" PRIu64 " %s -> %s\n",
                r.nonblank, cli_plural(r.nonblank, "line", "lines"), r.valid,
-               r.nonblank - r.valid, (uint64_t)r.t.n, d,
+               r.nonblank - r.valid, (uint64_t)r.t.keys.n, d,
                cli_plural(d, "duplicate", "duplicates"), o->out);
         fflush(stdout);
     }
@@ -894,7 +758,7 @@ out:
     for (k = 0; k < inputs.n; k++)
         free(inputs.v[k]);
     free(inputs.v);
-    wk_digest_table_free(&r.t);
+    wk_tally_free(&r.t);
     free(summary);
     free(r.unique_dir);
     free(r.counts_dir);

@@ -253,6 +253,108 @@ int wk_line_is_blank(const char *line, size_t len);
  * dedup job keys its tables. */
 void wk_digest_bytes(const char *hex, unsigned char bytes[32]);
 
+/* The digest's 64 lowercase hex characters (no NUL) of its 32 bytes: the
+ * inverse of wk_digest_bytes, as the dedup job writes its keys. */
+void wk_digest_hex(const unsigned char bytes[32], char hex[64]);
+
+/*
+ * The next line of p[at..size): split at \n only (a \r before it stays in
+ * the line).  The bytes after the last \n are a line only when final.  1
+ * with the line's length without its \n in *len and the offset after it in
+ * *next; 0 when there is no line to take.
+ */
+int wk_next_line(const char *p, size_t size, size_t at, int final,
+                 size_t *len, size_t *next);
+
+/*
+ * How the dedup job keys a line (dedup_key.c): the body is the line, or
+ * with member its member of that name (a string member: the JSON text it
+ * holds); the key is data_digest of the body, or with messages the
+ * messages_digest of the body's "messages".  member_quoted is the name as
+ * the messages show it: the front end's JSON string of it, as Python's
+ * json.dumps(name, ensure_ascii=False) spells it.
+ */
+typedef struct wk_dedup_keyer {
+    int messages;
+    const char *member;        /* NULL: the body is the line */
+    const char *member_quoted; /* with member */
+} wk_dedup_keyer;
+
+/* The keyer.messages of the key the job is given by name (--key): 0 for
+ * data_digest, 1 for messages_digest, -1 for any other name. */
+int wk_dedup_key_find(const char *name);
+
+/* Buffers a thread reuses from line to line; a zeroed one is empty. */
+typedef struct wk_dedup_scratch {
+    wk_buf wrap, a, b;
+} wk_dedup_scratch;
+
+void wk_dedup_scratch_free(wk_dedup_scratch *s);
+
+/*
+ * The key of line[0..len) (not blank, no \n): 0 with the 32 bytes in key;
+ * 1 when the line does not key, with *msg (malloc'd) the row's error as
+ * the job reports it, naming the function and what is wrong; -1 when out
+ * of memory.  mem serves the core's digest (an arena, say).
+ */
+int wk_dedup_key_line(const wk_dedup_keyer *k, const char *line, size_t len,
+                      const wj_alloc *mem, wk_dedup_scratch *s,
+                      unsigned char key[32], char **msg);
+
+/*
+ * The exact bytes of member name of the JSON text[0..len) (valid JSON, as
+ * wj_validate says) into out: 1 when found; 0 when text is not an object or
+ * has no such member, or it is null; -1 with *err set (nested too deep to
+ * reach the member, out of memory).  wrap is scratch.
+ */
+int wk_member_text(const char *text, size_t len, const char *name,
+                   wk_buf *wrap, wk_buf *out, wj_error *err);
+
+/* The bytes of the JSON string s[0..n) (quotes included, valid JSON) into
+ * out, by the core's wj_string_value: 0, or -1. */
+int wk_string_bytes(wk_buf *out, const char *s, size_t n);
+
+/*
+ * The table of keys (tally.c): an entry a distinct key, in the order first
+ * counted, with how many times it was counted, its first line, where that
+ * line's bytes are (off, len) and which input it came from (source).
+ */
+typedef struct wk_tally_entry {
+    unsigned char key[32];
+    uint64_t count, line, off, len;
+    uint32_t source;
+} wk_tally_entry;
+
+typedef struct wk_tally {
+    wk_digest_table keys; /* of wk_tally_entry; keys.n: distinct keys */
+} wk_tally;
+
+void wk_tally_init(wk_tally *t);
+
+/* Counts key once more; a new key gets an entry (count 1, line, off, len,
+ * source).  1 for a new key, 0 for a known one, -1 when out of memory or
+ * past 2^32 - 2 keys (the tally unchanged). */
+int wk_tally_count(wk_tally *t, const unsigned char key[32], uint64_t line,
+                   uint64_t off, uint64_t len, uint32_t source);
+
+/* Entry i (i < t->keys.n), in first-occurrence order. */
+wk_tally_entry *wk_tally_at(const wk_tally *t, uint64_t i);
+
+/* A spill record: key[32], then count, line, off and len as little-endian
+ * uint64 (python/wirejson/dedup.py's SPILL, "<32sQQQQ"). */
+#define WK_SPILL_RECORD 64
+
+/*
+ * The spill into out (WK_SPILL_RECORD * t->keys.n bytes): the records
+ * grouped by bucket (key[0] << 8 | key[1]) % nbuckets (nbuckets >= 1),
+ * each bucket in first-occurrence order; bounds (nbuckets + 1 of them) the
+ * byte offsets where the buckets start, the last one the end.
+ */
+void wk_tally_spill(const wk_tally *t, size_t nbuckets, unsigned char *out,
+                    size_t *bounds);
+
+void wk_tally_free(wk_tally *t);
+
 #ifdef __cplusplus
 }
 #endif

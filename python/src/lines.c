@@ -3,10 +3,10 @@
  * lines.c - wirejson._wirejson.key_lines, how the dedup job
  * (python/wirejson/dedup.py) reads JSON Lines: a block of bytes is split at
  * \n only (a \r before it stays in the line, where JSON reads it as
- * whitespace), a blank line (the core's wk_line_is_blank, which the command
- * line's dedup uses too) is skipped, and each other line is keyed by the
- * core's wj_data_digest, a block at a time with the GIL released, so the
- * job spends no Python per byte:
+ * whitespace), a blank line is skipped, and each other line is keyed by
+ * data_digest, by the kit's dedup engine (wk_next_line, wk_line_is_blank,
+ * wk_dedup_key_line: the command line's dedup runs the same), a block at a
+ * time with the GIL released, so the job spends no Python per byte:
  *
  *   >>> from wirejson._wirejson import key_lines
  *   >>> end, items, spans = key_lines(b'{"a":1}\n \n[\n{"b"', 0, False, True)
@@ -18,7 +18,7 @@
  * the digest, or the error message (str) as wirejson.Error would spell it;
  * with digest false, the line's bytes instead of a digest.  spans holds two
  * native uint64 a line, its start in the buffer and its length without the
- * \n.  No JSON is read here: the core keys each line.
+ * \n.  No JSON is read here: the kit's engine keys each line.
  *
  * wjpy_next_line and wjpy_line_message (wjpy.h) are these rules for the
  * other reader of lines, the dedup job's Tally (tally.c).
@@ -26,43 +26,35 @@
 #include "wjpy.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* The function whose messages key errors carry. */
-#define FUNC "data_digest"
-
 int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
-                   int digest, wjpy_line *r, size_t *next)
+                   const wk_dedup_keyer *k, wk_dedup_scratch *s, wjpy_line *r,
+                   size_t *next)
 {
-    const unsigned char *nl;
+    const char *text = (const char *)p;
     size_t len;
-    char hex[WJ_DIGEST_HEX_SIZE];
+    int st;
 
-    if (at >= size)
-        return 0;
-    nl = memchr(p + at, '\n', size - at);
-    len = nl ? (size_t)(nl - (p + at)) : size - at;
-    if (!nl && !final)
+    if (!wk_next_line(text, size, at, final, &len, next))
         return 0;
     r->start = at;
     r->len = len;
-    if (wk_line_is_blank((const char *)p + at, len)) {
+    r->msg = NULL;
+    if (wk_line_is_blank(text + at, len)) {
         r->kind = WJPY_LINE_BLANK;
-    } else if (!digest) {
-        r->kind = WJPY_LINE_TEXT;
-    } else {
-        wj_error init = WJ_ERROR_INIT;
-        r->err = init;
-        r->rc = wj_data_digest((const char *)p + at, len, &wjpy_alloc, hex,
-                               &r->err);
-        if (r->rc == WJ_OK) {
-            r->kind = WJPY_LINE_KEYED;
-            wk_digest_bytes(hex, r->key);
-        } else {
-            r->kind = WJPY_LINE_ERROR;
-        }
+        return 1;
     }
-    *next = at + len + (nl != NULL);
+    if (!k) {
+        r->kind = WJPY_LINE_TEXT;
+        return 1;
+    }
+    st = wk_dedup_key_line(k, text + at, len, &wjpy_alloc, s, r->key,
+                           &r->msg);
+    if (st < 0)
+        return -1;
+    r->kind = st ? WJPY_LINE_ERROR : WJPY_LINE_KEYED;
     return 1;
 }
 
@@ -84,35 +76,34 @@ int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
 }
 
 /* Splits and keys the lines of p[at..size) (see the file's comment);
- * returns how many, *end the offset after the last one taken. */
+ * returns how many, *end the offset after the last one taken; *nomem set
+ * when a line could not be keyed for want of memory. */
 static size_t scan(const unsigned char *p, size_t size, size_t at, int final,
-                   int digest, wjpy_line *recs, size_t *end)
+                   int digest, wjpy_line *recs, size_t *end, int *nomem)
 {
+    static const wk_dedup_keyer data_digest = {0, NULL, NULL};
+    wk_dedup_scratch s = {0};
     size_t n = 0;
+    int st = 0;
 
     while (n < WJPY_MAX_LINES &&
-           wjpy_next_line(p, size, at, final, digest, &recs[n], &at))
+           (st = wjpy_next_line(p, size, at, final,
+                                digest ? &data_digest : NULL, &s, &recs[n],
+                                &at)) > 0)
         n++;
+    wk_dedup_scratch_free(&s);
+    *nomem = st < 0;
     *end = at;
     return n;
 }
 
-PyObject *wjpy_line_message(const wjpy_line *r)
+PyObject *wjpy_line_message(wjpy_line *r)
 {
-    wj_error e = r->err;
-    size_t len = 0;
-    char *text;
-    PyObject *s;
-
-    if (r->rc == WJ_ERR_NOMEM)
-        return PyErr_NoMemory();
-    e.code = r->rc;
-    text = wj_error_message(&e, FUNC, &wjpy_alloc, &len);
-    if (!text)
-        return PyErr_NoMemory();
-    s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
-    wj_free(&wjpy_alloc, text);
-    return s;
+    PyObject *m = PyUnicode_DecodeUTF8(r->msg, (Py_ssize_t)strlen(r->msg),
+                                       "replace");
+    free(r->msg);
+    r->msg = NULL;
+    return m;
 }
 
 static PyObject *key_lines(PyObject *self, PyObject *const *a,
@@ -120,7 +111,7 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
 {
     Py_buffer view;
     size_t start;
-    int final, digest;
+    int final, digest, nomem = 0;
     wjpy_line *recs;
     size_t n, k, end = 0;
     PyObject *items = NULL, *spans = NULL, *result = NULL;
@@ -142,8 +133,12 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
     }
     Py_BEGIN_ALLOW_THREADS
     n = scan(view.buf, (size_t)view.len, start, final, digest, recs,
-             &end);
+             &end, &nomem);
     Py_END_ALLOW_THREADS
+    if (nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
     items = PyList_New((Py_ssize_t)n);
     spans = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n * 16));
     if (!items || !spans)
@@ -174,6 +169,8 @@ static PyObject *key_lines(PyObject *self, PyObject *const *a,
     }
     result = Py_BuildValue("(nOO)", (Py_ssize_t)end, items, spans);
 done:
+    for (k = 0; k < n; k++)
+        free(recs[k].msg); /* those not made into str */
     Py_XDECREF(items);
     Py_XDECREF(spans);
     PyMem_RawFree(recs);

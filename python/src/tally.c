@@ -1,43 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tally.c - wirejson._wirejson.Tally, the dedup job's map stage in C
- * (python/wirejson/dedup.py, map_partition with --key data_digest and no
- * --member): it reads the lines of a partition's blocks by lines.c's rules
- * (wjpy_next_line: split at \n, blank lines, keys by wj_data_digest), and
- * counts them, keeps the first errors and keeps one entry per distinct key,
- * so the job spends no Python per line or per key:
+ * tally.c - wirejson._wirejson.Tally, the dedup job's map stage
+ * (python/wirejson/dedup.py, map_partition): a CPython wrapper over the
+ * kit's dedup engine, the one the command line's dedup runs.  It reads the
+ * lines of a partition's blocks (wjpy_next_line: split at \n, blank lines
+ * skipped), keys each by wk_dedup_key_line as Tally(key, member,
+ * member_quoted) says, and counts them in the kit's table of keys
+ * (wk_tally), keeping the first errors, so the job spends no Python per
+ * line or per key:
  *
- *   t = Tally()
+ *   t = Tally("data_digest", None, None)              # the defaults
  *   end, cand = t.add(block, 0, final, base, False)   # again from end
  *   t.lines, t.nonblank, t.valid, t.errors, t.distinct
  *   data, bounds = t.spill(nbuckets)                   # the spill file
  *
- * (With --member or --key messages_digest the job keys lines in Python and
- * gives each key to add_key instead: the table and the spill stay here.)
+ * member_quoted is the member's name as the messages show it (json.dumps of
+ * it, ensure_ascii=False: the kit writes no JSON).
  *
  * add keys the lines of buffer[start:] (those after the last \n wait for
  * the next block unless final; at most WJPY_MAX_LINES a call) with the GIL
- * released while it splits, digests and updates its table.  Lines are
- * numbered from 1 across calls, blank ones included.  A new key gets an
- * entry (count 1, its line, where its bytes are, their length); a known one
- * count + 1.  Where: base + the line's start in buffer (base is buffer's
- * offset in the file), or with candidates true the running offset in a
- * candidates file, to which the caller writes cand, the call's new lines
- * each followed by \n (else cand is None).  The first MAX_ERRORS errors
- * are kept as (line, message), the message as key_lines gives it.
+ * released.  Lines are numbered from 1 across calls, blank ones included.
+ * A new key gets an entry (count 1, its line, where its bytes are, their
+ * length); a known one count + 1.  Where: base + the line's start in
+ * buffer (base is buffer's offset in the file), or with candidates true
+ * the running offset in a candidates file, to which the caller writes cand,
+ * the call's new lines each followed by \n (else cand is None).  The first
+ * MAX_ERRORS errors are kept as (line, message).  MemoryError when memory
+ * runs out, the tally as it was before the line that did not fit.
  *
- * The table: the entries in first-occurrence order (64 bytes each, grown by
- * doubling) and an open-addressing index of uint32 entry numbers over them
- * (linear probing on 8 bytes of the digest, which are uniform already; at
- * most half full, doubled when it would be more): 72-80 bytes a key, plus
- * the entries' spare capacity.  Memory comes from PyMem_Raw* (no GIL
- * needed); MemoryError when it fails, the tally as it was before the line
- * that did not fit.
- *
- * spill(nbuckets) gives the spill: one 64-byte record a key, little-endian
- * (key[32], count, line, offset, length as uint64: dedup.py's SPILL), grouped
- * by bucket (key[0] << 8 | key[1]) % nbuckets, each bucket in line order, and
- * the bucket bounds in bytes (nbuckets + 1 of them, from 0).
+ * spill(nbuckets) gives wk_tally_spill's records (dedup.py's SPILL) and the
+ * bucket bounds in bytes.
  *
  * One tally is used by one thread; a call while another thread's call is
  * under way raises RuntimeError rather than race.
@@ -45,42 +37,65 @@
 #include "wjpy.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <structmember.h>
 
 #define MAX_ERRORS 100
 
-typedef struct entry {
-    unsigned char key[32];
-    uint64_t count, line, off, len;
-} entry;
-
 typedef struct tally {
-    PyObject_HEAD entry *entries;
-    size_t n, cap;   /* entries used, allocated */
-    uint32_t *index; /* entry number + 1 a slot, 0 empty */
-    size_t mask;     /* slots - 1 (slots a power of 2), 0 before any */
+    PyObject_HEAD wk_tally t;
+    wk_dedup_keyer keyer; /* its member and member_quoted: copies, owned */
+    wk_dedup_scratch scratch;
     uint64_t lines, nonblank, valid, cand_off;
     PyObject *errors; /* list of (line, message) */
     int busy;         /* a call is under way (GIL released) */
 } tally;
 
+static char *copy_of(const char *s)
+{
+    char *c = s ? PyMem_RawMalloc(strlen(s) + 1) : NULL;
+    if (c)
+        memcpy(c, s, strlen(s) + 1);
+    return c;
+}
+
 static PyObject *tally_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
+    static char *names[] = {"key", "member", "member_quoted", NULL};
+    const char *key = NULL, *member = NULL, *quoted = NULL;
+    int messages;
     tally *self;
 
-    if (PyTuple_GET_SIZE(args) || (kwds && PyDict_GET_SIZE(kwds))) {
-        PyErr_SetString(PyExc_TypeError, "Tally() takes no arguments");
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|szz:Tally", names, &key,
+                                     &member, &quoted))
+        return NULL;
+    messages = key ? wk_dedup_key_find(key) : 0; /* data_digest */
+    if (messages < 0) {
+        PyErr_Format(PyExc_ValueError, "Tally: key is data_digest or "
+                     "messages_digest, not '%s'", key);
+        return NULL;
+    }
+    if (member && !quoted) {
+        PyErr_SetString(PyExc_TypeError,
+                        "Tally: a member needs its member_quoted");
         return NULL;
     }
     self = (tally *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
+    wk_tally_init(&self->t);
+    self->keyer.messages = messages;
     self->errors = PyList_New(0);
     if (!self->errors) {
         Py_DECREF(self);
         return NULL;
+    }
+    if (member && (!(self->keyer.member = copy_of(member)) ||
+                   !(self->keyer.member_quoted = copy_of(quoted)))) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
     }
     return (PyObject *)self;
 }
@@ -89,98 +104,13 @@ static void tally_dealloc(PyObject *op)
 {
     tally *self = (tally *)op;
     PyTypeObject *type = Py_TYPE(op);
-    PyMem_RawFree(self->entries);
-    PyMem_RawFree(self->index);
+    wk_tally_free(&self->t);
+    wk_dedup_scratch_free(&self->scratch);
+    PyMem_RawFree((char *)self->keyer.member);
+    PyMem_RawFree((char *)self->keyer.member_quoted);
     Py_XDECREF(self->errors);
     type->tp_free(op);
     Py_DECREF(type);
-}
-
-static size_t slot_of(const unsigned char *key, size_t mask)
-{
-    uint64_t h;
-    memcpy(&h, key + 8, sizeof h);
-    return (size_t)h & mask;
-}
-
-/* Room for one more entry and its slot: 0, 1 when the index was rebuilt
- * (its slots moved), or -1 (the tally unchanged). */
-static int reserve(tally *self)
-{
-    if (self->n == self->cap) {
-        size_t cap = self->cap ? 2 * self->cap : 1024;
-        entry *e;
-        if (cap > UINT32_MAX - 1 || cap > SIZE_MAX / sizeof *e)
-            return -1;
-        e = PyMem_RawRealloc(self->entries, cap * sizeof *e);
-        if (!e)
-            return -1;
-        self->entries = e;
-        self->cap = cap;
-    }
-    if (2 * (self->n + 1) > self->mask + 1 || !self->index) {
-        size_t slots = self->index ? 2 * (self->mask + 1) : 2048, k;
-        uint32_t *index;
-        if (slots > SIZE_MAX / sizeof *index)
-            return -1;
-        index = PyMem_RawCalloc(slots, sizeof *index);
-        if (!index)
-            return -1;
-        for (k = 0; k < self->n; k++) {
-            size_t s = slot_of(self->entries[k].key, slots - 1);
-            while (index[s])
-                s = (s + 1) & (slots - 1);
-            index[s] = (uint32_t)(k + 1);
-        }
-        PyMem_RawFree(self->index);
-        self->index = index;
-        self->mask = slots - 1;
-        return 1;
-    }
-    return 0;
-}
-
-/* The entry of key, or the slot where it would go (*slot) and NULL. */
-static entry *find(tally *self, const unsigned char *key, size_t *slot)
-{
-    size_t s = slot_of(key, self->mask);
-    uint32_t i;
-
-    while ((i = self->index[s]) != 0) {
-        entry *e = &self->entries[i - 1];
-        if (memcmp(e->key, key, 32) == 0)
-            return e;
-        s = (s + 1) & self->mask;
-    }
-    *slot = s;
-    return NULL;
-}
-
-/* Counts key once more: a new key gets an entry (count 1, its line, off,
- * len).  1 for a new key, 0 for a known one, -1 when out of memory (the
- * tally unchanged). */
-static int count_key(tally *self, const unsigned char *key, uint64_t line,
-                     uint64_t off, uint64_t len)
-{
-    size_t slot = 0;
-    entry *e = self->index ? find(self, key, &slot) : NULL;
-    int grown;
-    if (e) {
-        e->count++;
-        return 0;
-    }
-    if ((grown = reserve(self)) < 0)
-        return -1;
-    if (grown)
-        find(self, key, &slot);
-    e = &self->entries[self->n];
-    memcpy(e->key, key, 32);
-    e->count = 1;
-    e->line = line;
-    e->off = off;
-    e->len = len;
-    self->index[slot] = (uint32_t)(++self->n);
-    return 1;
 }
 
 /* What one add call does without the GIL. */
@@ -189,10 +119,10 @@ typedef struct work {
     size_t size, at;
     int final, candidates;
     uint64_t base;
-    size_t first_new; /* entries from here are this call's */
-    size_t kept;      /* errors kept before the call */
-    size_t npending;  /* errors of this call to keep */
-    wjpy_line pending[MAX_ERRORS];
+    uint64_t first_new; /* entries from here are this call's */
+    size_t kept;        /* errors kept before the call */
+    size_t npending;    /* errors of this call to keep */
+    char *pending[MAX_ERRORS];
     uint64_t pending_line[MAX_ERRORS];
     int nomem;
 } work;
@@ -201,30 +131,33 @@ static void add_lines(tally *self, work *w)
 {
     size_t taken = 0, next = 0;
     wjpy_line r;
+    int st;
 
     while (taken < WJPY_MAX_LINES &&
-           wjpy_next_line(w->p, w->size, w->at, w->final, 1, &r, &next)) {
+           (st = wjpy_next_line(w->p, w->size, w->at, w->final, &self->keyer,
+                                &self->scratch, &r, &next)) != 0) {
+        if (st < 0) {
+            w->nomem = 1;
+            break;
+        }
         if (r.kind == WJPY_LINE_KEYED) {
             /* with candidates: the line's start in the buffer until
              * cand_bytes gives it its offset in the candidates file */
-            if (count_key(self, r.key, self->lines + 1,
-                          w->candidates ? r.start : w->base + r.start,
-                          r.len) < 0) {
+            if (wk_tally_count(&self->t, r.key, self->lines + 1,
+                               w->candidates ? r.start : w->base + r.start,
+                               r.len, 0) < 0) {
                 w->nomem = 1;
                 break;
             }
             self->nonblank++;
             self->valid++;
         } else if (r.kind == WJPY_LINE_ERROR) {
-            if (r.rc == WJ_ERR_NOMEM) {
-                w->nomem = 1;
-                break;
-            }
             if (w->kept + w->npending < MAX_ERRORS) {
-                w->pending[w->npending] = r;
+                w->pending[w->npending] = r.msg;
                 w->pending_line[w->npending] = self->lines + 1;
                 w->npending++;
-            }
+            } else
+                free(r.msg);
             self->nonblank++;
         }
         self->lines++;
@@ -238,17 +171,18 @@ static void add_lines(tally *self, work *w)
  * offsets set all the same). */
 static PyObject *cand_bytes(tally *self, work *w)
 {
-    size_t k, total = 0;
+    uint64_t k, n = self->t.keys.n;
+    size_t total = 0;
     PyObject *out;
     char *dst = NULL;
 
-    for (k = w->first_new; k < self->n; k++)
-        total += (size_t)self->entries[k].len + 1;
+    for (k = w->first_new; k < n; k++)
+        total += (size_t)wk_tally_at(&self->t, k)->len + 1;
     out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
     if (out)
         dst = PyBytes_AS_STRING(out);
-    for (k = w->first_new; k < self->n; k++) {
-        entry *e = &self->entries[k];
+    for (k = w->first_new; k < n; k++) {
+        wk_tally_entry *e = wk_tally_at(&self->t, k);
         if (dst) {
             memcpy(dst, w->p + e->off, (size_t)e->len);
             dst[e->len] = '\n';
@@ -310,7 +244,7 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
     w->final = final;
     w->candidates = candidates;
     w->base = base;
-    w->first_new = self->n;
+    w->first_new = self->t.keys.n;
     w->kept = (size_t)PyList_GET_SIZE(self->errors);
     w->npending = 0;
     w->nomem = 0;
@@ -324,11 +258,14 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
         cand = Py_NewRef(Py_None);
     }
     for (k = 0; k < w->npending; k++) {
-        PyObject *msg = wjpy_line_message(&w->pending[k]);
-        PyObject *item =
-            msg ? Py_BuildValue("(KN)", (unsigned long long)w->pending_line[k],
-                                msg)
-                : NULL;
+        wjpy_line r;
+        PyObject *msg, *item;
+        r.msg = w->pending[k];
+        w->pending[k] = NULL;
+        msg = wjpy_line_message(&r);
+        item = msg ? Py_BuildValue("(KN)",
+                                   (unsigned long long)w->pending_line[k], msg)
+                   : NULL;
         if (!item || PyList_Append(self->errors, item) < 0) {
             Py_XDECREF(item);
             goto done;
@@ -343,51 +280,19 @@ static PyObject *tally_add(PyObject *op, PyObject *const *a, Py_ssize_t nargs)
     }
     result = Py_BuildValue("(nO)", (Py_ssize_t)w->at, cand);
 done:
+    for (k = 0; k < w->npending; k++)
+        free(w->pending[k]); /* those not made into str */
     Py_XDECREF(cand);
     PyMem_RawFree(w);
     PyBuffer_Release(&view);
     return result;
 }
 
-static PyObject *tally_add_key(PyObject *op, PyObject *const *a,
-                               Py_ssize_t nargs)
-{
-    tally *self = (tally *)op;
-    unsigned long long v[3];
-    int k, fresh;
-
-    if (nargs != 4 || !PyBytes_Check(a[0]) || PyBytes_GET_SIZE(a[0]) != 32) {
-        PyErr_SetString(PyExc_TypeError,
-                        "add_key(key: 32 bytes, line, offset, length)");
-        return NULL;
-    }
-    for (k = 0; k < 3; k++) {
-        v[k] = PyLong_AsUnsignedLongLong(a[k + 1]);
-        if (v[k] == (unsigned long long)-1 && PyErr_Occurred())
-            return NULL;
-    }
-    if (enter(self) < 0)
-        return NULL;
-    fresh = count_key(self, (const unsigned char *)PyBytes_AS_STRING(a[0]),
-                      v[0], v[1], v[2]);
-    self->busy = 0;
-    if (fresh < 0)
-        return PyErr_NoMemory();
-    return PyBool_FromLong(fresh);
-}
-
-static void put64(unsigned char *p, uint64_t v)
-{
-    int k;
-    for (k = 0; k < 8; k++)
-        p[k] = (unsigned char)(v >> (8 * k));
-}
-
 static PyObject *tally_spill(PyObject *op, PyObject *arg)
 {
     tally *self = (tally *)op;
     Py_ssize_t nb = PyLong_AsSsize_t(arg);
-    size_t *at, k, b;
+    size_t *at, b;
     PyObject *data = NULL, *bounds = NULL, *result = NULL;
     unsigned char *out;
 
@@ -397,39 +302,23 @@ static PyObject *tally_spill(PyObject *op, PyObject *arg)
         PyErr_SetString(PyExc_ValueError, "Tally.spill: nbuckets must be >= 1");
         return NULL;
     }
-    if (self->n > (size_t)PY_SSIZE_T_MAX / 64)
+    if (self->t.keys.n > (uint64_t)PY_SSIZE_T_MAX / WK_SPILL_RECORD)
         return PyErr_NoMemory();
     at = PyMem_RawCalloc((size_t)nb + 1, sizeof *at);
     if (!at)
         return PyErr_NoMemory();
-    data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->n * 64));
+    data = PyBytes_FromStringAndSize(
+        NULL, (Py_ssize_t)(self->t.keys.n * WK_SPILL_RECORD));
     bounds = PyList_New(nb + 1);
     if (!data || !bounds || enter(self) < 0)
         goto done;
     out = (unsigned char *)PyBytes_AS_STRING(data);
     Py_BEGIN_ALLOW_THREADS
-    /* at[b + 1]: the records of bucket b; then at[b]: where b starts */
-    for (k = 0; k < self->n; k++) {
-        const unsigned char *key = self->entries[k].key;
-        at[((size_t)key[0] << 8 | key[1]) % (size_t)nb + 1]++;
-    }
-    for (b = 0; b < (size_t)nb; b++)
-        at[b + 1] += at[b];
-    for (k = 0; k < self->n; k++) {
-        const entry *e = &self->entries[k];
-        size_t *to = &at[((size_t)e->key[0] << 8 | e->key[1]) % (size_t)nb];
-        unsigned char *rec = out + 64 * (*to)++;
-        memcpy(rec, e->key, 32);
-        put64(rec + 32, e->count);
-        put64(rec + 40, e->line);
-        put64(rec + 48, e->off);
-        put64(rec + 56, e->len);
-    }
+    wk_tally_spill(&self->t, (size_t)nb, out, at);
     Py_END_ALLOW_THREADS
     self->busy = 0;
-    /* at[b] is now where bucket b ends */
     for (b = 0; b <= (size_t)nb; b++) {
-        PyObject *v = PyLong_FromSize_t(b ? 64 * at[b - 1] : 0);
+        PyObject *v = PyLong_FromSize_t(at[b]);
         if (!v)
             goto done;
         PyList_SET_ITEM(bounds, (Py_ssize_t)b, v);
@@ -445,7 +334,7 @@ done:
 static PyObject *get_distinct(PyObject *op, void *c)
 {
     (void)c;
-    return PyLong_FromSize_t(((tally *)op)->n);
+    return PyLong_FromUnsignedLongLong(((tally *)op)->t.keys.n);
 }
 
 static PyObject *get_errors(PyObject *op, void *c)
@@ -459,24 +348,21 @@ static PyObject *tally_repr(PyObject *op)
 {
     tally *self = (tally *)op;
     return PyUnicode_FromFormat("<wirejson._wirejson.Tally of %llu lines, "
-                                "%zu keys>",
-                                (unsigned long long)self->lines, self->n);
+                                "%llu keys>",
+                                (unsigned long long)self->lines,
+                                (unsigned long long)self->t.keys.n);
 }
 
 static PyMethodDef tally_methods[] = {
     {"add", (PyCFunction)(void (*)(void))tally_add, METH_FASTCALL,
      "add(buffer, start, final, base, candidates, /)\n--\n\n"
-     "Keys the lines of buffer from start as key_lines does and tallies\n"
-     "them: (end, cand).  Lines after the last \\n wait for the next call\n"
+     "Keys the lines of buffer from start as the Tally's key says and\n"
+     "tallies them (blank lines skipped, as key_lines does): (end, cand).\n"
+     "Lines after the last \\n wait for the next call\n"
      "unless final; at most 65536 lines a call; end is where the next call\n"
      "starts.  A new key's offset is base + the line's start, or with\n"
      "candidates the running offset in the candidates file, and cand the\n"
      "call's new lines each with \\n to append to it (else None)."},
-    {"add_key", (PyCFunction)(void (*)(void))tally_add_key, METH_FASTCALL,
-     "add_key(key, line, offset, length, /)\n--\n\n"
-     "Counts a key found outside add (a line keyed in Python): a new key\n"
-     "gets an entry with that first line, offset and length.  True when the\n"
-     "key is new.  The line counts are add's alone."},
     {"spill", tally_spill, METH_O,
      "spill(nbuckets, /)\n--\n\n"
      "(data, bounds): a 64-byte record <32sQQQQ (key, count, first line,\n"
@@ -504,11 +390,13 @@ static PyGetSetDef tally_getset[] = {
 };
 
 static const char tally_doc[] =
-    "Tally()\n--\n\n"
+    "Tally(key='data_digest', member=None, member_quoted=None)\n--\n\n"
     "The dedup job's map stage over a partition's blocks: add() keys\n"
-    "lines by data_digest as key_lines does and counts them, keeping the\n"
-    "first line of each key and the first 100 errors; spill() gives the\n"
-    "records by bucket.  One thread at a time.";
+    "lines by key (data_digest or messages_digest) of the line or of its\n"
+    "member (member_quoted: json.dumps(member, ensure_ascii=False), as the\n"
+    "messages show it) and counts them, keeping the first line of each key\n"
+    "and the first 100 errors; spill() gives the records by bucket.  One\n"
+    "thread at a time.";
 
 static PyType_Slot tally_slots[] = {
     {Py_tp_new, tally_new},

@@ -262,26 +262,27 @@ extern PyMethodDef wjpy_key_lines_def;
 enum { WJPY_LINE_BLANK, WJPY_LINE_KEYED, WJPY_LINE_ERROR, WJPY_LINE_TEXT };
 
 /* One line: where it is (its length without the \n), what it is, and its
- * key (KEYED: the 32 bytes of its data_digest) or its error (ERROR). */
+ * key (KEYED: the 32 bytes the kit's dedup engine gives) or its error
+ * (ERROR: the message, malloc'd, given to wjpy_line_message). */
 typedef struct wjpy_line {
     uint64_t start, len;
     unsigned char kind;
     unsigned char key[32];
-    wj_code rc;
-    wj_error err;
+    char *msg;
 } wjpy_line;
 
-/* Takes the line at p[at..size): split at \n (those after the last \n
- * only when final), blank when nothing but spaces, tabs and \r, else keyed
- * by wj_data_digest (digest true) or left as TEXT.  Returns 1 with *r filled
- * and *next the offset after it, or 0 when there is no line to take.  No
- * GIL needed. */
+/* Takes the line at p[at..size) by the kit's rules (wk_next_line,
+ * wk_line_is_blank) and keys it by the kit's dedup engine as k says (k
+ * NULL: left as TEXT).  Returns 1 with *r filled and *next the offset after
+ * it, 0 when there is no line to take, -1 when out of memory.  No GIL
+ * needed. */
 int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
-                   int digest, wjpy_line *r, size_t *next);
+                   const wk_dedup_keyer *k, wk_dedup_scratch *s, wjpy_line *r,
+                   size_t *next);
 
-/* An ERROR line's message as str, as wirejson.Error's message reads it
- * (MemoryError when the core ran out of memory).  Needs the GIL. */
-PyObject *wjpy_line_message(const wjpy_line *r);
+/* An ERROR line's message as str, its msg released (NULL with an
+ * exception when out of memory).  Needs the GIL. */
+PyObject *wjpy_line_message(wjpy_line *r);
 
 /* The (buffer, start) arguments of a call over a block, for func's
  * messages: the buffer held in *view (release it) and start, checked to be

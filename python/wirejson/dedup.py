@@ -31,12 +31,10 @@ file is one partition read as a stream; no file is ever held whole, by the
 client or a worker.  The input is read and keyed once, and the workers
 write the output: a map task per partition keys its lines a block at a
 time and writes a spill of (key, count, first line, where that line is)
-records by hash bucket, the per-line and per-key work all in C for
---key data_digest of the whole line (wirejson's Tally: keying, counting,
-the first errors, the table of keys, the spill; with --member or --key
-messages_digest the lines come from key_lines and are keyed in Python);
-a reduce task per
-bucket merges the spills in partition order (first occurrence = the
+records by hash bucket, the per-line and per-key work all in C
+(wirejson's Tally, over the engine wirejson dedup runs too: keying,
+counting, the first errors, the table of keys, the spill); a reduce task
+per bucket merges the spills in partition order (first occurrence = the
 earliest partition, then the earliest line) and writes the winners; a
 write task per input file assembles unique/ and counts/ part from the
 winners, copying each winner's bytes again from the input (in the page
@@ -74,9 +72,7 @@ import time
 import uuid
 import zlib
 
-import wirejson
-from wirejson._wirejson import Tally, keep_freed_memory, key_lines
-from wirejson._wirejson import OutDir
+from wirejson._wirejson import OutDir, Tally, keep_freed_memory
 
 PARTITION_ENV = "WIREJSON_DEDUP_PARTITION_BYTES"
 MIN_PARTITION = 1 << 20
@@ -152,60 +148,6 @@ def _lines(part, stat, step):
             view[:kept] = view[nxt:filled]
 
 
-def _quoted(name):
-    return json.dumps(name, ensure_ascii=False)
-
-
-def _member_text(key, text, name, where):
-    """The exact text of the member name of the JSON object text (bytes or
-    str), or _LineError / wirejson.Error with the message to report."""
-    problem = wirejson.wirejson_error(text)
-    if problem is not None:
-        raise _LineError("%s: %s" % (key, problem))
-    if isinstance(text, str):
-        text = text.encode("utf-8", "surrogatepass")
-    # The core gives a member's exact text through tool_schemas: the text
-    # (valid JSON, checked above) as the one tool of a body.
-    try:
-        found = wirejson.tool_schemas(b'{"tools":[' + text + b"]}", name)[0]
-    except wirejson.Error as e:
-        if e.code != "depth":
-            raise
-        raise _LineError("%s: the %s is nested too deep to take its member %s"
-                         % (key, where, _quoted(name))) from None
-    if found is None:
-        raise _LineError("%s: the %s has no member %s (or it is null)"
-                         % (key, where, _quoted(name)))
-    return found
-
-
-def _key_function(key, member):
-    """line (bytes, no terminator) -> hex key, or wirejson.Error /
-    _LineError with the message to report.  The body is the line, or its
-    member (a string member: the JSON text it holds, as SQL's json_extract
-    gives it); --key messages_digest keys the body's "messages"."""
-    digest = getattr(wirejson, key)
-    if member is None and key == "data_digest":
-        return digest
-
-    def keyed(line):
-        body = line
-        if member is not None:
-            body = _member_text(key, line, member, "line")
-            if body.startswith('"'):
-                body = json.loads(body)
-        if key == "messages_digest":
-            body = _member_text(key, body, "messages",
-                                "line" if member is None else "body")
-        return digest(body)
-
-    return keyed
-
-
-class _LineError(Exception):
-    """A line that does not key, with the message to report."""
-
-
 def _task(fn):
     """A task body run with the cyclic garbage collector paused and the
     memory it frees kept for its own reuse.  A task allocates an object or
@@ -279,65 +221,28 @@ def map_partition(part, key, member, nbuckets, work):
     lines count from 1; each bucket's records are in the order of their
     lines, which reduce_bucket relies on.
 
-    With data_digest of the whole line (no member) all of it is in C, a
-    block at a time: wirejson's Tally keys the lines, counts them, keeps
-    the errors and one entry per key, gives each block's new lines for
-    cand-<i> and builds the spill, so no Python runs per line or per key.
-    Any other key takes each line's bytes from key_lines and keys it in
-    Python through _key_function; the Tally still keeps the keys (add_key)
-    and builds the spill."""
+    All of it is in C, a block at a time: wirejson's Tally (the engine
+    wirejson dedup runs too) keys the lines by key of the line or of its
+    member, counts them, keeps the errors and one entry per key, gives
+    each block's new lines for cand-<i> and builds the spill, so no Python
+    runs per line or per key."""
     i, shown, gz = part[0], part[6], part[5]
-    fast = key == "data_digest" and member is None
-    keyed = None if fast else _key_function(key, member)
-    fromhex = bytes.fromhex
-    tally = Tally()
-    errors = []
-    counts = [0, 0, 0]  # lines, non-blank, valid
+    quoted = None if member is None else json.dumps(member,
+                                                    ensure_ascii=False)
+    tally = Tally(key, member, quoted)
     stamp = []
 
     def stat(f):
         st = os.fstat(f.fileno())
         stamp[:] = [st.st_size, st.st_mtime_ns]
 
-    def scan(write):
-        """Any other key: key_lines gives each line's bytes, keyed here."""
-        add_key = tally.add_key
-        lines = nonblank = valid = offset = 0
-
-        def step(block, at, final, base):
-            nxt, items, spans = key_lines(block, at, final, False)
-            return nxt, ((items, spans, block, base) if items else None)
-
-        for items, spans, buf, base in _lines(part, stat, step):
-            sp = memoryview(spans).cast("Q")
-            for j, k in enumerate(items):
-                if k is None:
-                    continue
-                nonblank += 1
-                try:
-                    k = fromhex(keyed(k))
-                except (wirejson.Error, _LineError) as e:
-                    if len(errors) < MAX_ERRORS:
-                        errors.append((lines + j + 1, str(e)))
-                    continue
-                valid += 1
-                at, n = sp[2 * j], sp[2 * j + 1]
-                if write is None:
-                    add_key(k, lines + j + 1, base + at, n)
-                elif add_key(k, lines + j + 1, offset, n):
-                    write(bytes(buf[at:at + n]) + b"\n")
-                    offset += n + 1
-            lines += len(items)
-        counts[:] = [lines, nonblank, valid]
-
-    def tally_scan(write):
+    def run(write):
         def step(block, at, final, base):
             return tally.add(block, at, final, base, gz)
 
         for cand in _lines(part, stat, step):
             write(cand)
 
-    run = tally_scan if fast else scan
     try:
         if gz:
             _publish(os.path.join(work, "cand-%d" % i),
@@ -352,9 +257,8 @@ def map_partition(part, key, member, nbuckets, work):
     except OSError as e:
         raise RuntimeError("cannot read %s: %s"
                            % (shown, e.strerror or e)) from None
-    if fast:
-        counts[:] = [tally.lines, tally.nonblank, tally.valid]
-        errors = tally.errors
+    counts = [tally.lines, tally.nonblank, tally.valid]
+    errors = tally.errors
     data, bounds = tally.spill(nbuckets)
     del tally
     _publish(os.path.join(work, "spill-%d" % i), lambda f: f.write(data))

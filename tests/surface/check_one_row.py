@@ -33,8 +33,6 @@ ALLOWED = {
         "a Fragment's error reported as the document's",
     ("python/src/module.c", "wirejson_error_position"):
         "a Fragment's error reported as the document's",
-    ("python/src/lines.c", "data_digest"):
-        "the dedup job's key of a line, named in its errors",
     ("python/src/py_conversation.c", "messages_digest_agg"):
         "Conversation is the aggregate's Python form and its errors say so",
     ("sqlite-ext/wirejson_ext.c", "messages_digest_agg"):
@@ -53,13 +51,13 @@ ALLOWED = {
         "the command line's --version option, not the function",
     ("cli/main.c", "data_digest"):
         "dedup's default --key",
-    ("cli/dedup.c", "data_digest"):
-        "one of the two keys dedup takes (docs/cli.md)",
-    ("cli/dedup.c", "messages_digest"):
-        "one of the two keys dedup takes (docs/cli.md)",
-    ("cli/dedup.c", "tool_schemas"):
+    ("kit/dedup_key.c", "data_digest"):
+        "one of the two keys the dedup job takes (docs/cli.md)",
+    ("kit/dedup_key.c", "messages_digest"):
+        "one of the two keys the dedup job takes (docs/cli.md)",
+    ("kit/dedup_key.c", "tool_schemas"):
         "--member tools reads the tools as tool_schemas does, and says so",
-    ("cli/dedup.c", "wirejson_error"):
+    ("kit/dedup_key.c", "wirejson_error"):
         "--member on a line that is not valid input reports the verdict",
     ("kit/hosts.c", "prefix_digests"):
         "where a function exists is the hosts' choice, listed where it differs",
