@@ -36,133 +36,19 @@
 
 #define MAX_ERRORS 100
 
-/* ------------------------------------------------------- Python's strings */
-
-/* The length of the valid UTF-8 sequence at p (as Python's strict decoder
- * takes it: no surrogates, no overlong forms, up to U+10FFFF), or 0. */
-static size_t utf8_at(const unsigned char *p, size_t n, uint32_t *cp)
+/* s[0..n) as a JSON string literal appended to b (wj_quote_bytes): 0, or
+ * -1 when out of memory. */
+static int quote(wk_buf *b, const char *s, size_t n, unsigned flags)
 {
-    unsigned c = p[0];
-    size_t len, k;
-    uint32_t v;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        len = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        len = 4, v = c & 0x07;
-    else
-        return 0;
-    if (n < len)
-        return 0;
-    for (k = 1; k < len; k++) {
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (p[k] & 0x3F);
-    }
-    if ((len == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) ||
-        (len == 4 && (v < 0x10000 || v > 0x10FFFF)))
-        return 0;
-    *cp = v;
-    return len;
-}
-
-static int valid_utf8(const char *s, size_t n)
-{
-    size_t i = 0;
-    uint32_t cp;
-    while (i < n) {
-        size_t l = utf8_at((const unsigned char *)s + i, n - i, &cp);
-        if (!l)
-            return 0;
-        i += l;
-    }
-    return 1;
-}
-
-enum quote_mode {
-    QUOTE_UTF8,   /* json.dumps(ensure_ascii=False), bytes as they are */
-    QUOTE_ASCII,  /* json.dumps(ensure_ascii=True) of the name's str */
-    QUOTE_BACKSLASH /* ensure_ascii=False, written with errors=
-                       "backslashreplace": an undecodable byte as \udcXX */
-};
-
-/* Appends s[0..n) as Python's json.dumps spells the str os.fsdecode(s). */
-static int quote(wk_buf *b, const char *s, size_t n, enum quote_mode mode)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0;
-    char esc[16];
-    if (wk_buf_append(b, "\"", 1))
+    char *text = NULL;
+    size_t len = 0;
+    wj_error err = WJ_ERROR_INIT;
+    int st;
+    if (wj_quote_bytes(s, n, flags, NULL, &text, &len, &err) != WJ_OK)
         return -1;
-    while (i < n) {
-        unsigned c = p[i];
-        uint32_t cp;
-        size_t l;
-        const char *e = NULL;
-        switch (c) {
-        case '"': e = "\\\""; break;
-        case '\\': e = "\\\\"; break;
-        case '\n': e = "\\n"; break;
-        case '\r': e = "\\r"; break;
-        case '\t': e = "\\t"; break;
-        case '\b': e = "\\b"; break;
-        case '\f': e = "\\f"; break;
-        default: break;
-        }
-        if (e) {
-            if (wk_buf_append(b, e, 2))
-                return -1;
-            i++;
-            continue;
-        }
-        if (c < 0x20 || (c == 0x7F && mode == QUOTE_ASCII)) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            if (wk_buf_append(b, esc, 6))
-                return -1;
-            i++;
-            continue;
-        }
-        if (c < 0x80) {
-            if (wk_buf_append(b, p + i, 1))
-                return -1;
-            i++;
-            continue;
-        }
-        l = utf8_at(p + i, n - i, &cp);
-        if (!l) {
-            if (mode == QUOTE_UTF8) {
-                if (wk_buf_append(b, p + i, 1))
-                    return -1;
-            } else {
-                snprintf(esc, sizeof esc, "\\udc%02x", c);
-                if (wk_buf_append(b, esc, 6))
-                    return -1;
-            }
-            i++;
-            continue;
-        }
-        if (mode != QUOTE_ASCII) {
-            if (wk_buf_append(b, p + i, l))
-                return -1;
-        } else if (cp >= 0x10000) {
-            snprintf(esc, sizeof esc, "\\u%04x\\u%04x",
-                     0xD800 + ((cp - 0x10000) >> 10),
-                     0xDC00 + ((cp - 0x10000) & 0x3FF));
-            if (wk_buf_append(b, esc, 12))
-                return -1;
-        } else {
-            snprintf(esc, sizeof esc, "\\u%04x", cp);
-            if (wk_buf_append(b, esc, 6))
-                return -1;
-        }
-        i += l;
-    }
-    return wk_buf_append(b, "\"", 1);
+    st = wk_buf_append(b, text, len);
+    wj_free(NULL, text);
+    return st;
 }
 
 /* ------------------------------------------------------------ the keying */
@@ -349,7 +235,7 @@ static int write_counts(run *r)
     FILE *f = NULL;
     size_t cur = 0, k;
     uint64_t i;
-    int st = 0, ascii = 0;
+    int st = 0;
     char hex[64], num[64];
 
     for (k = 0; k <= r->n_files; k++) {
@@ -382,14 +268,13 @@ static int write_counts(run *r)
             }
             setvbuf(f, NULL, _IOFBF, 1 << 20);
             name.len = 0;
-            ascii = !valid_utf8(r->files[cur], strlen(r->files[cur]));
             if (quote(&name, r->files[cur], strlen(r->files[cur]),
-                      ascii ? QUOTE_ASCII : QUOTE_UTF8)) {
+                      WJ_QUOTE_ASCII_IF_STRAYS)) {
                 st = EXIT_USAGE;
                 break;
             }
         }
-        wk_digest_hex(e->key, hex);
+        wj_hex_encode(e->key, 32, hex);
         line.len = 0;
         snprintf(num, sizeof num, "\", \"count\": %" PRIu64, e->count);
         if (wk_buf_append(&line, "{\"key\": \"", 9) ||
@@ -434,11 +319,11 @@ static int write_summary(run *r, const char *path)
         const char *fname = r->files[e->file];
         const char *head = ",\n    {\n      \"file\": " + (k ? 0 : 1);
         st |= wk_buf_append(&s, head, strlen(head));
-        st |= quote(&s, fname, strlen(fname), QUOTE_BACKSLASH);
+        st |= quote(&s, fname, strlen(fname), WJ_QUOTE_STRAYS);
         snprintf(num, sizeof num, ",\n      \"line\": %" PRIu64
                                   ",\n      \"error\": ", e->line);
         st |= wk_buf_append(&s, num, strlen(num));
-        st |= quote(&s, e->msg, strlen(e->msg), QUOTE_BACKSLASH);
+        st |= quote(&s, e->msg, strlen(e->msg), WJ_QUOTE_STRAYS);
         st |= wk_buf_append(&s, "\n    }", 6);
     }
     st |= wk_buf_append(&s, r->n_errors ? "\n  ]\n}\n" : "]\n}\n",
@@ -674,7 +559,7 @@ int cli_run_dedup(const cli_options *o)
     r.keyer.messages = wk_dedup_key_find(o->key);
     r.keyer.member = o->member;
     if (o->member) {
-        if (quote(&q, o->member, strlen(o->member), QUOTE_UTF8) ||
+        if (quote(&q, o->member, strlen(o->member), 0) ||
             wk_buf_append(&q, "", 1))
             return EXIT_USAGE;
         r.keyer.member_quoted = q.ptr;

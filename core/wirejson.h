@@ -326,6 +326,29 @@ WJ_API wj_code wj_quote_text(const char *text, size_t len,
                              const wj_alloc *alloc, char **out, size_t *out_len,
                              wj_error *err);
 
+/* wj_quote_bytes's flags. */
+#define WJ_QUOTE_ASCII 0x1u   /* every character past U+007E as \uxxxx (a
+                                 pair of them beyond U+FFFF) */
+#define WJ_QUOTE_STRAYS 0x2u  /* a byte that is not part of a UTF-8
+                                 character as \udcxx, the lone surrogate
+                                 it stands for in a file name; else it is
+                                 copied as it is */
+#define WJ_QUOTE_ASCII_IF_STRAYS 0x4u /* both of the above when text holds
+                                         such a byte, neither otherwise */
+
+/*
+ * Any bytes, text[0..len), as a JSON string literal the way the common JSON
+ * encoders write a string (json.dumps): \" \\ \n \r \t \b \f, \u00xx
+ * for the other control characters, every other character as it is unless
+ * flags ask otherwise; for file names and messages in a report, which a
+ * program in another language must be able to write byte for byte.  UTF-8
+ * here is strict: no surrogates, no overlong forms.  The literal in *out
+ * (release with wj_free), NUL-terminated, its length in *out_len.
+ */
+WJ_API wj_code wj_quote_bytes(const char *text, size_t len, unsigned flags,
+                              const wj_alloc *alloc, char **out,
+                              size_t *out_len, wj_error *err);
+
 /*
  * body with the value of every top-level member whose decoded name equals
  * name under simple case folding (the C and S lines of CaseFolding.txt,

@@ -167,7 +167,7 @@ int wk_dedup_key_line(const wk_dedup_keyer *k, const char *line, size_t len,
                                 NULL, NULL);
         return *msg ? 1 : -1;
     }
-    wk_digest_bytes(hex, key);
+    wj_hex_decode(hex, 32, key);
     return 0;
 }
 

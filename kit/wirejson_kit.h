@@ -249,14 +249,6 @@ void wk_dedup_dir_free(wk_dedup_dir *d);
  */
 int wk_line_is_blank(const char *line, size_t len);
 
-/* The 32 bytes that a digest's 64 lowercase hex characters spell, as the
- * dedup job keys its tables. */
-void wk_digest_bytes(const char *hex, unsigned char bytes[32]);
-
-/* The digest's 64 lowercase hex characters (no NUL) of its 32 bytes: the
- * inverse of wk_digest_bytes, as the dedup job writes its keys. */
-void wk_digest_hex(const unsigned char bytes[32], char hex[64]);
-
 /*
  * The next line of p[at..size): split at \n only (a \r before it stays in
  * the line).  The bytes after the last \n are a line only when final.  1

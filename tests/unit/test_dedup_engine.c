@@ -30,7 +30,7 @@ static int key_of(const wk_dedup_keyer *k, const char *line, char *got,
     char *msg = NULL;
     int st = wk_dedup_key_line(k, line, strlen(line), NULL, &s, key, &msg);
     if (st == 0) {
-        wk_digest_hex(key, got);
+        wj_hex_encode(key, 32, got);
         got[64] = 0;
     } else if (st == 1) {
         snprintf(got, cap, "%s", msg);
@@ -73,7 +73,7 @@ static void test_hex(void)
     unsigned char b[32] = {0x00, 0xff, 0x10, 0xa5};
     char hex[65];
     b[31] = 0x89;
-    wk_digest_hex(b, hex);
+    wj_hex_encode(b, 32, hex);
     hex[64] = 0;
     CHECK(strcmp(hex, "00ff10a500000000000000000000000000000000000000000000"
                       "000000000089") == 0);

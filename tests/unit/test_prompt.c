@@ -34,7 +34,7 @@ static const char *const canonical[] = {
 static int same_digest(const unsigned char *got, const char *hex)
 {
     unsigned char want[32];
-    wk_digest_bytes(hex, want);
+    wj_hex_decode(hex, 32, want);
     return memcmp(got, want, 32) == 0;
 }
 
