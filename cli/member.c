@@ -33,15 +33,6 @@ int cli_json_quote(wk_buf *b, const char *s, size_t n)
     return wk_buf_append(b, "\"", 1);
 }
 
-static char *message(const char *fn, const char *what, const char *quoted)
-{
-    size_t n = strlen(fn) + strlen(what) + strlen(quoted) + 1;
-    char *m = malloc(n);
-    if (m)
-        snprintf(m, n, what, fn, quoted);
-    return m;
-}
-
 char *cli_member_document(const char *text, size_t len, const char *name,
                           const char *quoted, const char *fn, wk_buf *tmp,
                           wk_buf *out, const char **doc, size_t *doc_len)
@@ -53,15 +44,15 @@ char *cli_member_document(const char *text, size_t len, const char *name,
         return wj_error_message(&err, fn, NULL, NULL);
     found = wk_member_text(text, len, name, tmp, out, &err);
     if (found < 0 && err.code == WJ_ERR_DEPTH)
-        return message(fn, "%s: the record is nested too deep to take its "
-                           "member %s", quoted);
+        return cli_message("%s: the record is nested too deep to take its "
+                           "member %s", fn, quoted);
     if (found < 0 && err.code == WJ_ERR_NOMEM)
         return strdup("out of memory");
     if (found < 0)
         return wj_error_message(&err, fn, NULL, NULL);
     if (found == 0)
-        return message(fn, "%s: the record is not a JSON object with a "
-                           "member %s that is not null", quoted);
+        return cli_message("%s: the record is not a JSON object with a "
+                           "member %s that is not null", fn, quoted);
     if (out->len && out->ptr[0] == '"') {
         /* a string: its bytes are the document */
         if (wk_string_bytes(tmp, out->ptr, out->len))

@@ -91,15 +91,6 @@ static void fail_record(block *b, size_t r, char *msg, int keep_going)
     (void)keep_going;
 }
 
-static char *printed(const char *fmt, const char *name)
-{
-    size_t ml = strlen(fmt) + strlen(name) + 1;
-    char *msg = malloc(ml);
-    if (msg)
-        snprintf(msg, ml, fmt, name);
-    return msg;
-}
-
 /* A worker's room for one record's arguments, grown as records need. */
 typedef struct arg_room {
     cli_field *fields;
@@ -147,11 +138,11 @@ static char *record_args(pool *p, arg_room *a, char *rec, size_t n,
             return NULL;
         nf = cli_record_fields(o->format, rec, n, o->columns, a->fields, most);
         if (nf == CLI_FIELDS_BAD_ESCAPE)
-            return printed("%s: the row ends in a backslash that escapes "
+            return cli_message("%s: the row ends in a backslash that escapes "
                            "nothing (a TSV escape cut off)",
                            fn->name);
         if (nf == CLI_FIELDS_TOO_MANY)
-            return printed("%s: wrong number of arguments", fn->name);
+            return cli_message("%s: wrong number of arguments", fn->name);
     } else if (room_for(a, 0, o->n_args ? o->n_args : 1))
         return NULL;
     for (k = 0; k < nf; k++) {
@@ -217,7 +208,7 @@ static void work_function(pool *p, block *b, wk_arena *arena)
                 }
                 if (o->format == FORMAT_LINES &&
                     !o->one_line && memchr(text, '\n', len)) {
-                    msg = printed("%s: the result holds a line break; use "
+                    msg = cli_message("%s: the result holds a line break; use "
                                   "--format tsv or rowbinary",
                                   fn->name);
                     wj_result_free(&mem, &res);
@@ -283,7 +274,7 @@ static int put_record(pool *p, block *b, size_t r, const char *text,
     const cli_options *o = p->o;
     if (!failed && !is_null && o->format == FORMAT_LINES &&
         !o->one_line && memchr(text, '\n', len)) {
-        msg = printed("%s: the result holds a line break; use --format tsv "
+        msg = cli_message("%s: the result holds a line break; use --format tsv "
                       "or rowbinary",
                       o->fn->name);
         failed = 1;

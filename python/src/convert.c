@@ -280,11 +280,28 @@ wj_writer *wjpy_canonical_writer(wjpy_state *st, const char *func,
     return NULL;
 }
 
-int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
-                   PyObject *obj, wjpy_text *out)
+int wjpy_walked_text(wjpy_state *st, const char *func, const char *argument,
+                     PyObject *obj, wjpy_text *out)
 {
     size_t len = 0;
     wj_error err = WJ_ERROR_INIT;
+
+    out->writer = wjpy_writer_take(st, WJPY_PLAIN);
+    if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
+        return -1;
+    out->ptr = wj_writer_text(out->writer, &len, &err);
+    if (!out->ptr) {
+        err.argument = argument;
+        wjpy_raise(st, func, err.code, &err);
+        return -1;
+    }
+    out->len = len;
+    return 0;
+}
+
+int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
+                   PyObject *obj, wjpy_text *out)
+{
     int r;
 
     memset(out, 0, sizeof *out);
@@ -302,19 +319,7 @@ int wjpy_text_from(wjpy_state *st, const char *func, const char *argument,
     r = buffer_text(obj, out);
     if (r <= 0)
         return r;
-    out->writer = wjpy_writer_take(st, WJPY_PLAIN);
-    if (!out->writer)
-        return -1;
-    if (wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
-        return -1;
-    out->ptr = wj_writer_text(out->writer, &len, &err);
-    if (!out->ptr) {
-        err.argument = argument;
-        wjpy_raise(st, func, err.code, &err);
-        return -1;
-    }
-    out->len = len;
-    return 0;
+    return wjpy_walked_text(st, func, argument, obj, out);
 }
 
 void wjpy_text_release(wjpy_state *st, wjpy_text *text)

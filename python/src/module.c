@@ -103,23 +103,10 @@ static PyObject *json_array_to_list(wjpy_state *st, PyObject *text)
 int wjpy_value_text(wjpy_state *st, const char *func, const char *argument,
                       PyObject *obj, wjpy_text *out)
 {
-    size_t len = 0;
-    wj_error err = WJ_ERROR_INIT;
-
     if (!PyUnicode_Check(obj) && wjpy_is_text(st, obj))
         return wjpy_text_from(st, func, argument, obj, out);
     memset(out, 0, sizeof *out);
-    out->writer = wjpy_writer_take(st, WJPY_PLAIN);
-    if (!out->writer || wjpy_walk(st, func, argument, obj, out->writer, 0) < 0)
-        return -1;
-    out->ptr = wj_writer_text(out->writer, &len, &err);
-    if (!out->ptr) {
-        err.argument = argument;
-        wjpy_raise(st, func, err.code, &err);
-        return -1;
-    }
-    out->len = len;
-    return 0;
+    return wjpy_walked_text(st, func, argument, obj, out);
 }
 
 /* texts as JSON text: a list or tuple of str and None is written as a JSON

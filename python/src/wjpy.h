@@ -117,6 +117,11 @@ typedef struct wjpy_text {
     wj_writer *writer; /* the writer ptr points into, or NULL */
 } wjpy_text;
 
+/* obj written by the walker as JSON text into out (zeroed by the caller):
+ * 0, or -1 with the error raised. */
+int wjpy_walked_text(wjpy_state *st, const char *func, const char *argument,
+                     PyObject *obj, wjpy_text *out);
+
 /* Fills *out with the text of obj for the function func; argument names the
  * argument when it is not the document (e.g. "value"), else NULL.  Returns 0,
  * or -1 with an exception set (TypeError, wirejson.Error, MemoryError).
