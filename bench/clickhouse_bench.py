@@ -20,7 +20,7 @@ scan alone, length(body) (optimize_functions_to_subcolumns off, so the
 strings are read); and `wirejson data_digest -j 1 FILE > /dev/null` over the
 same file.  Rounds take every measure in turn, so a load that comes and goes
 weighs on all; each figure is the best of --rounds, in seconds, after one
-untimed round.  The ratio the target speaks of (SPEC §14, ≥ 0.7×) is the
+untimed round.  The ratio the target speaks of (docs/contract.md §14, ≥ 0.7×) is the
 standalone time over the UDF query's time at max_threads 1 (one wirejson
 process each).
 """

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arena.c - a thread's memory for the core's calls on one record at a time: every
- * block the core asks for is cut from one large chunk, in order, and the
- * whole chunk is made free again after the record (wk_arena_reset).
+ * arena.c - a thread's memory for the core's calls on one record at a
+ * time: every block the core asks for is cut from one large chunk, in
+ * order, and the whole chunk is made free again after the record
+ * (wk_arena_reset).
  *
  * With the C library's allocator, a worker thread's arena gave the pages of
  * a large record's tape and result back and faulted them in again, and its

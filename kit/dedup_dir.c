@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The dedup job's DIR, replaced as a whole in one step (SPEC §14 `dedup`,
- * §12), for wirejson dedup and python -m wirejson.dedup alike.
+ * dedup_dir.c - the dedup job's DIR, replaced as a whole in one step
+ * (docs/contract.md §14 `dedup`, §12), for wirejson dedup and
+ * python -m wirejson.dedup alike.
  *
  * The new DIR is built in a staging folder beside DIR's target (a symlinked
  * DIR is resolved first, so the two are on one file system), named

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * dedup_key.c - the key of one line of the dedup job (docs/cli.md,
- * "dedup"; SPEC §12, §14), the one engine the command line's workers and
- * the Python job's Tally both run.  The body is the line, or with --member
+ * "dedup"; docs/contract.md §12, §14), the one engine the command line's
+ * workers and the Python job's Tally both run.  The body is the line, or with --member
  * NAME that member's text (a string member: the bytes it holds); the key is
  * data_digest of the body, or messages_digest of the body's "messages".
  *

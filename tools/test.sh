@@ -19,7 +19,7 @@ everything=(-DWIREJSON_TESTS=ON -DWIREJSON_SQLITE=ON -DWIREJSON_JQ=ON
             -DWIREJSON_PYTHON=ON)
 bash tools/build.sh build "${everything[@]}"
 (cd build && ctest --output-on-failure -j2 -LE valgrind)
-# Every CPU path (SPEC.md 11): the unit, case and differential tests
+# Every CPU path (docs/contract.md §11): the unit, case and differential tests
 # (label cpu-path) again on each slower path this processor has; the run
 # above took the fastest.
 for path in scalar sse2 avx2 sha; do

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Deterministic generators of LLM agent logs (JSON Lines) for testing the
-prompt-cache audit (SPEC §16) against reference.py.
+prompt-cache audit (docs/contract.md §16) against reference.py.
 
     python3 gen_logs.py KIND N SEED > file.jsonl
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""An independent reference implementation of SPEC §16, the prompt-cache
+"""An independent reference implementation of docs/contract.md §16, the prompt-cache
 audit, in plain Python 3.9+ (standard library only).  It never calls the
 project's C code or its Python module: the project's tests use it as the
 oracle.
@@ -26,7 +26,7 @@ prefix_digests(body_text, mode='sent') -> list of 64-hex strings
 common_prefix_length(a, b)    -> int (None when a or b is None)
 audit(records, member=None, time_member=None, ttl=None, on_invalid=None)
                               -> dict    the summary object of §16, keys in
-                                 the SPEC's order.  records: iterable of
+                                 the contract's order.  records: iterable of
                                  (file, line_number, line_text) with line_text
                                  str or bytes; member/time_member names or
                                  None; ttl seconds (int, Fraction or decimal
@@ -43,7 +43,7 @@ Command line:
   python3 reference.py digests MODE < bodies     (one JSON array per body
                                  line, blank lines skipped; a bad body prints
                                  null, its error on stderr, and exit status 1)
-The audit prints the summary on one line, compact, keys in the SPEC's order,
+The audit prints the summary on one line, compact, keys in the contract's order,
 and names invalid lines on stderr as FILE:LINE: reason (the first 100).
 Input files are JSON Lines, gzip recognised by its magic bytes (1f 8b).
 
@@ -58,7 +58,7 @@ counts).  Only then are r's own digests entered into the table, replacing
 older producers.  The bytes of a prefix are the summed UTF-8 lengths of r's
 first Lm elements' `sent` renderings.
 
-Choices where the SPEC leaves room (each marked CHOICE)
+Choices where the contract leaves room (each marked CHOICE)
 -------------------------------------------------------
 - CHOICE: "most recent earlier request" means latest in input order; with
   --ttl, only that request's time is checked (when times are not monotone,

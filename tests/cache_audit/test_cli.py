@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """wirejson cache-audit against reference.py, the independent implementation
-of SPEC §16 (it never calls the project's code).
+of docs/contract.md §16 (it never calls the project's code).
 
 usage: test_cli.py build/wirejson
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""prompt_prefix_digests and common_prefix_length (SPEC §16) in every front
+"""prompt_prefix_digests and common_prefix_length (docs/contract.md §16) in every front
 end built, against expectations computed outside the C code:
 
 1. hand cases: bodies whose element renderings are written out below, by

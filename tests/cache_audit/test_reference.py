@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Tests of reference.py (SPEC §16) against expectations written by hand:
+"""Tests of reference.py (docs/contract.md §16) against expectations written by hand:
 renderings of tiny bodies in each mode, digests from hashlib over those
 hand-written strings, ECMAScript number cases, and an audit of four requests
 worked out on paper (with --ttl boundaries).

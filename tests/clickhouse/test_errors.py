@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """A malformed body through the UDFs docs/clickhouse.md declares, in chDB's
-ClickHouse 26.7 (SPEC §14): the executable_pool with --on-error null gives
+ClickHouse 26.7 (docs/contract.md §14): the executable_pool with --on-error null gives
 NULL for that row and the answers for the others; the executable with
 --on-error fail fails the query with wirejson's own message in ClickHouse's
 exception.  Each within 2 s, measured around the query.  The same two

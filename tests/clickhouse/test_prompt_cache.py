@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""prompt_prefix_digests and common_prefix_length (SPEC §16) as ClickHouse
+"""prompt_prefix_digests and common_prefix_length (docs/contract.md §16) as ClickHouse
 executable UDFs, in chDB's ClickHouse 26.7, against tests/cache_audit/
 reference.py (an independent Python implementation of §16):
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Every function of SPEC §8 (but the aggregate and the argumentless
+"""Every function of docs/contract.md §8 (but the aggregate and the argumentless
 wirejson_version) as a ClickHouse executable user-defined function, in chDB's
 ClickHouse 26.7: types executable and executable_pool, formats TabSeparated,
 TabSeparated with send_chunk_header, and RowBinary, under --on-error fail

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""DIR replaced in one step (SPEC §14, `dedup`; §12, the dedup job), checked
+"""DIR replaced in one step (docs/contract.md §14, `dedup`; §12, the dedup job), checked
 the same way for wirejson dedup and python3 -m wirejson.dedup:
 
   * killed (SIGKILL) at each rename of the main thread, before and after

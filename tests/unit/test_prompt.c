@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_prompt.c - wj_prompt_prefix, the prompt-cache audit's call (SPEC
- * §16): every mode's prefix digests from one parse, as the bytes the hex
- * of prompt_prefix_digests spells, and each element's sent length.  The
+ * test_prompt.c - wj_prompt_prefix, the prompt-cache audit's call
+ * (docs/contract.md §16): every mode's prefix digests from one parse, as
+ * the bytes the hex of prompt_prefix_digests spells, and each element's
+ * sent length.  The
  * digests were computed with Python's hashlib over renderings written by
  * hand (tests/cache_audit/test_functions.py, body H2):
  *
