@@ -55,45 +55,92 @@ static int quote(wk_buf *b, const char *s, size_t n, unsigned flags)
 
 /* What a worker makes of a line, in the block's out: a tag, then for 'k'
  * the 32-byte key, for 'e' the message's length (4 bytes) and the message.
- * The key is the kit's dedup engine's (wk_dedup_key_line). */
+ * The key is the kit's dedup engine's (wk_dedup_key_lines). */
 enum { TAG_BLANK = 'b', TAG_KEY = 'k', TAG_ERROR = 'e' };
+
+/* Lines keyed at a time (a group ends early past GROUP_BYTES): enough for
+ * the core to hash their digests side by side, little enough to keep the
+ * arena small. */
+#define GROUP 256
+#define GROUP_BYTES (1u << 20)
+
+/* A group of records in order: each blank, or one of the lines keyed. */
+typedef struct group {
+    size_t n_records, n_lines;
+    unsigned char blank[GROUP];
+    wj_arg lines[GROUP];
+    unsigned char keys[32 * GROUP];
+    char *msgs[GROUP];
+} group;
+
+/* Keys the group's lines and writes its records' tags to out: 0, or -1
+ * when out of memory. */
+static int key_group(const wk_dedup_keyer *k, group *g, wk_arena *arena,
+                     wk_dedup_scratch *s, wk_buf *out)
+{
+    wj_alloc mem = wk_arena_alloc(arena);
+    size_t r, line = 0;
+    int st = g->n_lines ? wk_dedup_key_lines(k, g->lines, g->n_lines, &mem, s,
+                                             g->keys, g->msgs)
+                        : 0;
+    wk_arena_reset(arena);
+    if (st < 0)
+        return -1;
+    for (r = 0; r < g->n_records; r++) {
+        unsigned char tag = TAG_BLANK;
+        char *msg;
+        uint32_t ml;
+        if (g->blank[r]) {
+            wk_buf_append(out, &tag, 1);
+            continue;
+        }
+        msg = g->msgs[line];
+        tag = msg ? TAG_ERROR : TAG_KEY;
+        wk_buf_append(out, &tag, 1);
+        if (msg) {
+            ml = (uint32_t)strlen(msg);
+            wk_buf_append(out, &ml, 4);
+            wk_buf_append(out, msg, ml);
+            free(msg);
+        } else
+            wk_buf_append(out, g->keys + 32 * line, 32);
+        line++;
+    }
+    g->n_records = g->n_lines = 0;
+    return 0;
+}
 
 static void work(void *ctx, cli_block *b, wk_arena *arena)
 {
     const wk_dedup_keyer *k = ctx;
     wk_dedup_scratch s = {0};
-    size_t r, start, end;
-    wj_alloc mem = wk_arena_alloc(arena);
+    size_t r, start, end, bytes = 0;
+    int st = 0;
+    group *g = calloc(1, sizeof *g);
     b->out.len = 0;
-    for (r = 0; cli_block_record(b, r, &start, &end); r++) {
+    for (r = 0; g && cli_block_record(b, r, &start, &end); r++) {
         size_t len = end - start;
         const char *line = b->in.ptr + start;
-        unsigned char key[33];
-        char *msg = NULL;
-        uint32_t ml;
-        int st;
         if (len && line[len - 1] == '\n')
             len--;
-        key[0] = TAG_BLANK;
-        if (wk_line_is_blank(line, len)) {
-            wk_buf_append(&b->out, key, 1);
-            continue;
+        g->blank[g->n_records] = (unsigned char)wk_line_is_blank(line, len);
+        if (!g->blank[g->n_records]) {
+            g->lines[g->n_lines].ptr = line;
+            g->lines[g->n_lines++].len = len;
+            bytes += len;
         }
-        wk_arena_reset(arena);
-        st = wk_dedup_key_line(k, line, len, &mem, &s, key + 1, &msg);
-        if (st < 0)
-            break;
-        key[0] = st ? TAG_ERROR : TAG_KEY;
-        wk_buf_append(&b->out, key, st ? 1 : 33);
-        if (st) {
-            ml = (uint32_t)strlen(msg);
-            wk_buf_append(&b->out, &ml, 4);
-            wk_buf_append(&b->out, msg, ml);
-            free(msg);
+        if (++g->n_records == GROUP || bytes >= GROUP_BYTES) {
+            if ((st = key_group(k, g, arena, &s, &b->out)) < 0)
+                break;
+            bytes = 0;
         }
     }
+    if (g && st == 0 && g->n_records)
+        st = key_group(k, g, arena, &s, &b->out);
     wk_dedup_scratch_free(&s);
-    if (cli_block_record(b, r, &start, &end) || wk_buf_failed(&b->out)) {
+    free(g);
+    if (!g || st < 0 || cli_block_record(b, r, &start, &end) ||
+        wk_buf_failed(&b->out)) {
         /* out of memory */
         b->out.len = 0;
         b->fail_at = 0;

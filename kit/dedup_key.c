@@ -171,9 +171,63 @@ int wk_dedup_key_line(const wk_dedup_keyer *k, const char *line, size_t len,
     return 0;
 }
 
+/* The data_digest keys of whole lines through the batch entry point. */
+static int key_batch(const wj_arg *lines, size_t n, const wj_alloc *mem,
+                     wk_dedup_scratch *s, unsigned char *keys, char **msgs)
+{
+    const wj_function *data_digest = wj_function_find("data_digest", 11);
+    wj_batch_out out = {NULL, 0, 0}; /* from mem: an arena's, maybe */
+    wj_error err = WJ_ERROR_INIT;
+    wj_batch_row *rows = wk_array_grow(s->rows, &s->rows_cap, n, sizeof *rows);
+    size_t i = 0;
+
+    if (!rows)
+        return -1;
+    s->rows = rows;
+    if (wj_function_call_batch(data_digest, lines, 1, n, mem, &out, rows,
+                               &err) != WJ_OK)
+        goto nomem;
+    for (; i < n; i++) {
+        msgs[i] = NULL;
+        if (rows[i].code == WJ_ERR_NOMEM)
+            goto nomem;
+        if (rows[i].code == WJ_OK)
+            wj_hex_decode(out.ptr + rows[i].offset, 32, keys + 32 * i);
+        else if (!(msgs[i] = wj_error_message(&rows[i].error, "data_digest",
+                                              NULL, NULL)))
+            goto nomem;
+    }
+    wj_batch_out_free(mem, &out);
+    return 0;
+nomem:
+    while (i-- > 0)
+        free(msgs[i]);
+    wj_batch_out_free(mem, &out);
+    return -1;
+}
+
+int wk_dedup_key_lines(const wk_dedup_keyer *k, const wj_arg *lines,
+                       size_t n, const wj_alloc *mem, wk_dedup_scratch *s,
+                       unsigned char *keys, char **msgs)
+{
+    size_t i;
+    if (!k->member && !k->messages)
+        return key_batch(lines, n, mem, s, keys, msgs);
+    for (i = 0; i < n; i++)
+        if (wk_dedup_key_line(k, lines[i].ptr, lines[i].len, mem, s,
+                              keys + 32 * i, &msgs[i]) < 0) {
+            while (i-- > 0)
+                free(msgs[i]);
+            return -1;
+        }
+    return 0;
+}
+
 void wk_dedup_scratch_free(wk_dedup_scratch *s)
 {
     wk_buf_free(&s->wrap);
     wk_buf_free(&s->a);
     wk_buf_free(&s->b);
+    free(s->rows);
+    memset(s, 0, sizeof *s);
 }

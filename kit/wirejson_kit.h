@@ -279,6 +279,8 @@ int wk_dedup_key_find(const char *name);
 /* Buffers a thread reuses from line to line; a zeroed one is empty. */
 typedef struct wk_dedup_scratch {
     wk_buf wrap, a, b;
+    wj_batch_row *rows; /* wk_dedup_key_lines' batch */
+    size_t rows_cap;
 } wk_dedup_scratch;
 
 void wk_dedup_scratch_free(wk_dedup_scratch *s);
@@ -292,6 +294,19 @@ void wk_dedup_scratch_free(wk_dedup_scratch *s);
 int wk_dedup_key_line(const wk_dedup_keyer *k, const char *line, size_t len,
                       const wj_alloc *mem, wk_dedup_scratch *s,
                       unsigned char key[32], char **msg);
+
+/*
+ * The keys of n lines (none blank, no \n), each as wk_dedup_key_line gives
+ * it: line i's 32 bytes at keys + 32 * i and msgs[i] NULL, or msgs[i] its
+ * row's error (malloc'd).  When the key is data_digest of the whole line
+ * the lines go through the core's batch entry point, their digests hashed
+ * side by side; other keys go line by line.  0, or -1 when out of memory
+ * (the msgs given so far released).  mem serves every line: with an arena,
+ * reset it between calls, not lines.
+ */
+int wk_dedup_key_lines(const wk_dedup_keyer *k, const wj_arg *lines,
+                       size_t n, const wj_alloc *mem, wk_dedup_scratch *s,
+                       unsigned char *keys, char **msgs);
 
 /*
  * The exact bytes of member name of the JSON text[0..len) (valid JSON, as

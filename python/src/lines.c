@@ -20,8 +20,9 @@
  * native uint64 a line, its start in the buffer and its length without the
  * \n.  No JSON is read here: the kit's engine keys each line.
  *
- * wjpy_next_line and wjpy_line_message (wjpy.h) are these rules for the
- * other reader of lines, the dedup job's Tally (tally.c).
+ * wjpy_take_lines, wjpy_key_taken and wjpy_line_message (wjpy.h) are
+ * these rules for the other reader of lines, the dedup job's Tally
+ * (tally.c).
  */
 #include "wjpy.h"
 
@@ -29,33 +30,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
-                   const wk_dedup_keyer *k, wk_dedup_scratch *s, wjpy_line *r,
-                   size_t *next)
+size_t wjpy_take_lines(const unsigned char *p, size_t size, size_t at,
+                       int final, wjpy_line *recs, size_t max, size_t *end)
 {
     const char *text = (const char *)p;
-    size_t len;
-    int st;
+    size_t n = 0, len, next;
 
-    if (!wk_next_line(text, size, at, final, &len, next))
-        return 0;
-    r->start = at;
-    r->len = len;
-    r->msg = NULL;
-    if (wk_line_is_blank(text + at, len)) {
-        r->kind = WJPY_LINE_BLANK;
-        return 1;
+    while (n < max && wk_next_line(text, size, at, final, &len, &next)) {
+        wjpy_line *r = &recs[n++];
+        r->start = at;
+        r->len = len;
+        r->msg = NULL;
+        r->kind = wk_line_is_blank(text + at, len) ? WJPY_LINE_BLANK
+                                                   : WJPY_LINE_TEXT;
+        at = next;
     }
-    if (!k) {
-        r->kind = WJPY_LINE_TEXT;
-        return 1;
+    *end = at;
+    return n;
+}
+
+/* Lines handed to the kit's engine at a time. */
+#define KEY_GROUP 256
+
+int wjpy_key_taken(const unsigned char *p, wjpy_line *recs, size_t n,
+                   const wk_dedup_keyer *k, wk_dedup_scratch *s)
+{
+    wj_arg lines[KEY_GROUP];
+    size_t which[KEY_GROUP], i = 0;
+    unsigned char keys[32 * KEY_GROUP];
+    char *msgs[KEY_GROUP];
+
+    while (i < n) {
+        size_t g = 0, j;
+        for (; i < n && g < KEY_GROUP; i++)
+            if (recs[i].kind == WJPY_LINE_TEXT) {
+                lines[g].ptr = (const char *)p + recs[i].start;
+                lines[g].len = recs[i].len;
+                which[g++] = i;
+            }
+        if (g && wk_dedup_key_lines(k, lines, g, &wjpy_alloc, s, keys,
+                                    msgs) < 0)
+            return -1;
+        for (j = 0; j < g; j++) {
+            wjpy_line *r = &recs[which[j]];
+            r->msg = msgs[j];
+            r->kind = msgs[j] ? WJPY_LINE_ERROR : WJPY_LINE_KEYED;
+            if (!msgs[j])
+                memcpy(r->key, keys + 32 * j, 32);
+        }
     }
-    st = wk_dedup_key_line(k, text + at, len, &wjpy_alloc, s, r->key,
-                           &r->msg);
-    if (st < 0)
-        return -1;
-    r->kind = st ? WJPY_LINE_ERROR : WJPY_LINE_KEYED;
-    return 1;
+    return 0;
 }
 
 int wjpy_block_args(const char *func, PyObject *buffer, PyObject *start,
@@ -83,17 +107,10 @@ static size_t scan(const unsigned char *p, size_t size, size_t at, int final,
 {
     static const wk_dedup_keyer data_digest = {0, NULL, NULL};
     wk_dedup_scratch s = {0};
-    size_t n = 0;
-    int st = 0;
+    size_t n = wjpy_take_lines(p, size, at, final, recs, WJPY_MAX_LINES, end);
 
-    while (n < WJPY_MAX_LINES &&
-           (st = wjpy_next_line(p, size, at, final,
-                                digest ? &data_digest : NULL, &s, &recs[n],
-                                &at)) > 0)
-        n++;
+    *nomem = digest && wjpy_key_taken(p, recs, n, &data_digest, &s) < 0;
     wk_dedup_scratch_free(&s);
-    *nomem = st < 0;
-    *end = at;
     return n;
 }
 

@@ -3,11 +3,11 @@
  * tally.c - wirejson._wirejson.Tally, the dedup job's map stage
  * (python/wirejson/dedup.py, map_partition): a CPython wrapper over the
  * kit's dedup engine, the one the command line's dedup runs.  It reads the
- * lines of a partition's blocks (wjpy_next_line: split at \n, blank lines
- * skipped), keys each by wk_dedup_key_line as Tally(key, member,
- * member_quoted) says, and counts them in the kit's table of keys
- * (wk_tally), keeping the first errors, so the job spends no Python per
- * line or per key:
+ * lines of a partition's blocks (wjpy_take_lines: split at \n, blank lines
+ * skipped), keys them a group at a time by wk_dedup_key_lines as
+ * Tally(key, member, member_quoted) says, and counts them in the kit's
+ * table of keys (wk_tally), keeping the first errors, so the job spends no
+ * Python per line or per key:
  *
  *   t = Tally("data_digest", None, None)              # the defaults
  *   end, cand = t.add(block, 0, final, base, False)   # again from end
@@ -127,42 +127,57 @@ typedef struct work {
     int nomem;
 } work;
 
+/* Lines taken and keyed at a time. */
+#define CHUNK 256
+
 static void add_lines(tally *self, work *w)
 {
-    size_t taken = 0, next = 0;
-    wjpy_line r;
-    int st;
+    wjpy_line recs[CHUNK];
+    size_t taken = 0, end, n, k;
 
-    while (taken < WJPY_MAX_LINES &&
-           (st = wjpy_next_line(w->p, w->size, w->at, w->final, &self->keyer,
-                                &self->scratch, &r, &next)) != 0) {
-        if (st < 0) {
+    while (taken < WJPY_MAX_LINES && !w->nomem) {
+        n = wjpy_take_lines(w->p, w->size, w->at, w->final, recs,
+                            WJPY_MAX_LINES - taken < CHUNK
+                                ? WJPY_MAX_LINES - taken
+                                : CHUNK,
+                            &end);
+        if (n == 0)
+            break;
+        if (wjpy_key_taken(w->p, recs, n, &self->keyer, &self->scratch) < 0) {
             w->nomem = 1;
             break;
         }
-        if (r.kind == WJPY_LINE_KEYED) {
-            /* with candidates: the line's start in the buffer until
-             * cand_bytes gives it its offset in the candidates file */
-            if (wk_tally_count(&self->t, r.key, self->lines + 1,
-                               w->candidates ? r.start : w->base + r.start,
-                               r.len, 0) < 0) {
-                w->nomem = 1;
-                break;
+        for (k = 0; k < n; k++) {
+            wjpy_line *r = &recs[k];
+            if (w->nomem) {
+                free(r->msg);
+                continue;
             }
-            self->nonblank++;
-            self->valid++;
-        } else if (r.kind == WJPY_LINE_ERROR) {
-            if (w->kept + w->npending < MAX_ERRORS) {
-                w->pending[w->npending] = r.msg;
-                w->pending_line[w->npending] = self->lines + 1;
-                w->npending++;
-            } else
-                free(r.msg);
-            self->nonblank++;
+            if (r->kind == WJPY_LINE_KEYED) {
+                /* with candidates: the line's start in the buffer until
+                 * cand_bytes gives it its offset in the candidates file */
+                if (wk_tally_count(&self->t, r->key, self->lines + 1,
+                                   w->candidates ? r->start
+                                                 : w->base + r->start,
+                                   r->len, 0) < 0) {
+                    w->nomem = 1;
+                    continue;
+                }
+                self->nonblank++;
+                self->valid++;
+            } else if (r->kind == WJPY_LINE_ERROR) {
+                if (w->kept + w->npending < MAX_ERRORS) {
+                    w->pending[w->npending] = r->msg;
+                    w->pending_line[w->npending] = self->lines + 1;
+                    w->npending++;
+                } else
+                    free(r->msg);
+                self->nonblank++;
+            }
+            self->lines++;
         }
-        self->lines++;
-        taken++;
-        w->at = next;
+        taken += n;
+        w->at = end;
     }
 }
 

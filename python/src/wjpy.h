@@ -276,14 +276,17 @@ typedef struct wjpy_line {
     char *msg;
 } wjpy_line;
 
-/* Takes the line at p[at..size) by the kit's rules (wk_next_line,
- * wk_line_is_blank) and keys it by the kit's dedup engine as k says (k
- * NULL: left as TEXT).  Returns 1 with *r filled and *next the offset after
- * it, 0 when there is no line to take, -1 when out of memory.  No GIL
- * needed. */
-int wjpy_next_line(const unsigned char *p, size_t size, size_t at, int final,
-                   const wk_dedup_keyer *k, wk_dedup_scratch *s, wjpy_line *r,
-                   size_t *next);
+/* Takes up to max lines of p[at..size) by the kit's rules (wk_next_line,
+ * wk_line_is_blank) into recs, each BLANK or TEXT; returns how many, and
+ * in *end the offset after the last.  No GIL needed. */
+size_t wjpy_take_lines(const unsigned char *p, size_t size, size_t at,
+                       int final, wjpy_line *recs, size_t max, size_t *end);
+
+/* Keys the TEXT lines of recs[0..n) (lines of p) by the kit's dedup engine
+ * as k says, a group at a time (wk_dedup_key_lines): each becomes KEYED or
+ * ERROR.  0, or -1 when out of memory.  No GIL needed. */
+int wjpy_key_taken(const unsigned char *p, wjpy_line *recs, size_t n,
+                   const wk_dedup_keyer *k, wk_dedup_scratch *s);
 
 /* An ERROR line's message as str, its msg released (NULL with an
  * exception when out of memory).  Needs the GIL. */

@@ -124,6 +124,58 @@ static void test_keys(void)
     }
 }
 
+/* Many lines at once: whole-line data_digest through the batch entry
+ * point (1,000 lines: several batches' worth of hashing side by side), and
+ * a member key line by line; each line's key or error as one line alone
+ * gives it, the keys the hand-computed ones. */
+static void test_key_lines(void)
+{
+    enum { N = 1000 };
+    static const char valid[] = "{\"b\":1, \"a\":[true,null]}";
+    static const char bad[] = "{\"a\":";
+    wk_dedup_keyer data = {0, NULL, NULL};
+    wk_dedup_keyer body = {0, "body", "\"body\""};
+    wj_arg *lines = malloc(N * sizeof *lines);
+    unsigned char *keys = malloc(32 * N);
+    char **msgs = malloc(N * sizeof *msgs);
+    wk_dedup_scratch s = {0};
+    char hex[65], single[512];
+    size_t i;
+
+    for (i = 0; i < N; i++) {
+        lines[i].ptr = i % 7 == 3 ? bad : valid;
+        lines[i].len = strlen(lines[i].ptr);
+    }
+    CHECK(wk_dedup_key_lines(&data, lines, N, NULL, &s, keys, msgs) == 0);
+    CHECK(key_of(&data, bad, single, sizeof single) == 1);
+    for (i = 0; i < N; i++) {
+        if (i % 7 == 3) {
+            CHECK(msgs[i] && strcmp(msgs[i], single) == 0);
+            free(msgs[i]);
+            continue;
+        }
+        CHECK(msgs[i] == NULL);
+        wj_hex_encode(keys + 32 * i, 32, hex);
+        hex[64] = 0;
+        CHECK(strcmp(hex, AB) == 0);
+    }
+    lines[0].ptr = "{\"id\":7}";
+    lines[0].len = strlen(lines[0].ptr);
+    lines[1].ptr = "{\"body\":{\"b\":1,\"a\":[true,null]}}";
+    lines[1].len = strlen(lines[1].ptr);
+    CHECK(wk_dedup_key_lines(&body, lines, 2, NULL, &s, keys, msgs) == 0);
+    CHECK(msgs[0] && strcmp(msgs[0], "data_digest: the line has no member "
+                                      "\"body\" (or it is null)") == 0);
+    CHECK(msgs[1] == NULL);
+    wj_hex_encode(keys + 32, 32, hex);
+    CHECK(strncmp(hex, AB, 64) == 0);
+    free(msgs[0]);
+    wk_dedup_scratch_free(&s);
+    free(lines);
+    free(keys);
+    free(msgs);
+}
+
 static uint64_t get64(const unsigned char *p)
 {
     uint64_t v = 0;
@@ -186,6 +238,7 @@ int main(void)
     test_next_line();
     test_hex();
     test_keys();
+    test_key_lines();
     test_tally();
     return check_report("test_dedup_engine");
 }
