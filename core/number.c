@@ -672,6 +672,36 @@ static size_t without_fraction_zeros(const char *lexeme, size_t len)
     return i == end ? end - 1 : end;
 }
 
+/* An integer of 16 to 19 digits below 2^63 (ids and timestamps, common in
+ * request bodies): the double it rounds to is one conversion away, with no
+ * decimal scan, so only its digits are searched for.  Returns the length
+ * written, or 0 for any other lexeme. */
+static size_t long_integer(const char *lexeme, size_t len, char *buf)
+{
+#if FLT_EVAL_METHOD == 0 /* the conversion rounds once, to nearest */
+    size_t sign = lexeme[0] == '-', i;
+    uint64_t v = 0;
+    double d;
+    if (len - sign <= SHORT_DIGITS || len - sign > 19)
+        return 0;
+    for (i = sign; i < len; i++) {
+        unsigned digit = (unsigned)(unsigned char)lexeme[i] - '0';
+        if (digit > 9)
+            return 0;
+        v = v * 10 + digit;
+    }
+    if (v >> 63)
+        return 0;
+    d = (double)(int64_t)v;
+    return wj_number_format(sign ? -d : d, buf);
+#else
+    (void)lexeme;
+    (void)len;
+    (void)buf;
+    return 0;
+#endif
+}
+
 size_t wj_number_canonical(const char *lexeme, size_t len, char *buf)
 {
     double d;
@@ -683,6 +713,9 @@ size_t wj_number_canonical(const char *lexeme, size_t len, char *buf)
         memcpy(buf, lexeme, n);
         return n;
     }
+    n = long_integer(lexeme, len, buf);
+    if (n)
+        return n;
     n = short_canonical(lexeme, len, buf);
     if (n)
         return n;

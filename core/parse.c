@@ -702,6 +702,26 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
             *count |= WJ_COUNT_IN_ORDER;
         return WJ_OK;
     }
+    if (n == 2 && keep_order) {
+        /* the commonest object of all: one comparison, here */
+        uint32_t *ends = p->key_ends + key_base;
+        int c = wj_compare_bytes_quick(
+            wj_doc_name_ending(doc, names[0], ends[0]),
+            wj_doc_name_ending(doc, names[1], ends[1]));
+        p->n_keys = key_base;
+        if (c == 0)
+            return fail(p, WJ_ERR_DUPLICATE, wj_name_start(doc, names[1]),
+                        "duplicate member name");
+        if (c < 0) {
+            *count |= WJ_COUNT_IN_ORDER;
+            return WJ_OK;
+        }
+        at = add_record(p, 2, names[1]);
+        if (at == UINT32_MAX)
+            return wj_fail_nomem(p->err);
+        doc->tape[at + 1] = names[0];
+        return WJ_OK;
+    }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
     } else {
