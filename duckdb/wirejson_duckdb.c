@@ -233,8 +233,7 @@ static int write_digests(duckdb_vector out, idx_t k, const char *text,
         return -1;
     child = duckdb_list_vector_get_child(out);
     for (i = 0; i < n; i++)
-        wirejson_assign(
-            child, base + i, hex + i * WK_DIGEST_STRIDE, 64);
+        wirejson_assign(child, base + i, hex + i * WK_DIGEST_STRIDE, 64);
     if (duckdb_list_vector_set_size(out, base + n) != DuckDBSuccess)
         return -1;
     entries[k].offset = base;
