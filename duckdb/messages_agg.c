@@ -367,8 +367,7 @@ static void messagesDigestAggFinal(duckdb_function_info info,
         const agg_state *s = (const agg_state *)source[k];
         char hex[WJ_DIGEST_HEX_SIZE];
         wj_digest_chain_hex(&s->chain, hex);
-        duckdb_vector_assign_string_element_len(result, offset + k, hex,
-                                                HEX_LEN);
+        wirejson_assign(result, offset + k, hex, HEX_LEN);
     }
 }
 

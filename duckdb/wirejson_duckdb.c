@@ -233,8 +233,7 @@ static int write_digests(duckdb_vector out, idx_t k, const char *text,
         return -1;
     child = duckdb_list_vector_get_child(out);
     for (i = 0; i < n; i++)
-        duckdb_vector_assign_string_element_len(
-            child, base + i, hex + i * WK_DIGEST_STRIDE, 64);
+        wirejson_assign(child, base + i, hex + i * WK_DIGEST_STRIDE, 64);
     if (duckdb_list_vector_set_size(out, base + n) != DuckDBSuccess)
         return -1;
     entries[k].offset = base;
@@ -299,7 +298,7 @@ static int put_result(duckdb_function_info info, const wj_function *fn,
             return -1;
         }
     } else
-        duckdb_vector_assign_string_element_len(output, k, text, len);
+        wirejson_assign(output, k, text, len);
     return 0;
 }
 
@@ -668,6 +667,8 @@ DUCKDB_EXTENSION_ENTRYPOINT(duckdb_connection connection,
     size_t n, k;
     const wj_function *table = wj_functions(&n);
 
+    if (!wirejson_choose_assign(info, access))
+        return false;
     for (k = 0; k < n; k++) {
         const wj_function *fn = &table[k];
         duckdb_state st;
