@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* lines.c - the dedup job's rules for its input lines. */
+/* dedup_lines.c - the dedup job's rules for its input lines. */
 #include <string.h>
 
 #include "wirejson_kit.h"
