@@ -2,8 +2,8 @@
 /*
  * dedup_tally.c - the dedup job's table of keys: one entry a distinct key
  * (its count, first line, and where that line's bytes are) over
- * wk_digest_table, in first-occurrence order, and the spill the Python job's map stage
- * writes of it.
+ * wk_digest_table, in first-occurrence order, and the spill the Python
+ * job's map stage writes of it.
  */
 #include <string.h>
 
