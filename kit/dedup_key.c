@@ -2,9 +2,10 @@
 /*
  * dedup_key.c - the key of one line of the dedup job (docs/cli.md,
  * "dedup"; docs/contract.md §12, §14), the one engine the command line's
- * workers and the Python job's Tally both run.  The body is the line, or with --member
- * NAME that member's text (a string member: the bytes it holds); the key is
- * data_digest of the body, or messages_digest of the body's "messages".
+ * workers and the Python job's Tally both run.  The body is the line, or
+ * with --member NAME that member's text (a string member: the bytes it
+ * holds); the key is data_digest of the body, or messages_digest of the
+ * body's "messages".
  *
  * A member is found by the core's wj_tool_schemas, which follows a path
  * inside each entry of a top-level "tools" array and answers what it finds

@@ -61,7 +61,8 @@ void *wk_digest_table_find(const wk_digest_table *t, const unsigned char *key)
     return NULL;
 }
 
-void *wk_digest_table_put(wk_digest_table *t, const unsigned char *key, int *fresh)
+void *wk_digest_table_put(wk_digest_table *t, const unsigned char *key,
+                          int *fresh)
 {
     size_t h;
     unsigned char *e = wk_digest_table_find(t, key);

@@ -322,9 +322,9 @@ int wk_member_text(const char *text, size_t len, const char *name,
 int wk_string_bytes(wk_buf *out, const char *s, size_t n);
 
 /*
- * The table of keys (dedup_tally.c): an entry a distinct key, in the order first
- * counted, with how many times it was counted, its first line, where that
- * line's bytes are (off, len) and which input it came from (source).
+ * The table of keys (dedup_tally.c): an entry a distinct key, in the order
+ * first counted, with how many times it was counted, its first line, where
+ * that line's bytes are (off, len) and which input it came from (source).
  */
 typedef struct wk_tally_entry {
     unsigned char key[32];
