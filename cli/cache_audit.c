@@ -207,7 +207,7 @@ static char *error_text(const wj_error *err, const char *prefix)
 {
     char small[256];
     wj_error_format(err, NULL, small, sizeof small);
-    return cli_message("%s%s", prefix, small);
+    return wk_message("%s%s", prefix, small);
 }
 
 /* The member name of the line into out (its bytes), or a message. */
@@ -218,12 +218,12 @@ static char *line_member(const char *line, size_t len, const char *name,
     int st = wk_member_text(line, len, name, &s->wrap, out, &err);
     if (st < 0)
         return err.code == WJ_ERR_DEPTH
-                   ? cli_message("the line is nested too deep to take its %s "
-                             "\"%s\"", what, name)
+                   ? wk_message("the line is nested too deep to take its %s "
+                                "\"%s\"", what, name)
                    : error_text(&err, "");
     if (st == 0)
-        return cli_message("no %s \"%s\" (or it is null, or the line is not "
-                       "a JSON object)", what, name);
+        return wk_message("no %s \"%s\" (or it is null, or the line is not "
+                          "a JSON object)", what, name);
     return NULL;
 }
 
@@ -270,11 +270,11 @@ static char *audit_line(const job *j, const char *line, size_t len,
         } else
             st = parse_decimal(s->time.ptr, s->time.len, time);
         if (st == -2)
-            return cli_message("time member \"%s\" is out of range (1e19 s)%s",
-                           tm, "");
+            return wk_message("time member \"%s\" is out of range (1e19 s)%s",
+                              tm, "");
         if (st)
-            return cli_message("time member \"%s\" is not a number or RFC 3339 "
-                           "text%s", tm, "");
+            return wk_message("time member \"%s\" is not a number or RFC 3339 "
+                              "text%s", tm, "");
     }
     if (wj_prompt_prefix(body, blen, WJ_PROMPT_ALL, mem, pp, &err) != WJ_OK)
         return error_text(&err, prefix);

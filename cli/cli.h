@@ -52,14 +52,6 @@ typedef struct cli_options {
  * --format lines need not look for one (run.c). */
 int cli_result_one_line(const wj_function *fn);
 
-/* A record's error message, printf'd into memory of its own (free it);
- * NULL when out of memory. */
-char *cli_message(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
-
 /* Prints "wirejson: " and the message on stderr. */
 void cli_error(const char *fmt, ...)
 #if defined(__GNUC__)

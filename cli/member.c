@@ -44,15 +44,15 @@ char *cli_member_document(const char *text, size_t len, const char *name,
         return wj_error_message(&err, fn, NULL, NULL);
     found = wk_member_text(text, len, name, tmp, out, &err);
     if (found < 0 && err.code == WJ_ERR_DEPTH)
-        return cli_message("%s: the record is nested too deep to take its "
-                           "member %s", fn, quoted);
+        return wk_message("%s: the record is nested too deep to take its "
+                          "member %s", fn, quoted);
     if (found < 0 && err.code == WJ_ERR_NOMEM)
         return strdup("out of memory");
     if (found < 0)
         return wj_error_message(&err, fn, NULL, NULL);
     if (found == 0)
-        return cli_message("%s: the record is not a JSON object with a "
-                           "member %s that is not null", fn, quoted);
+        return wk_message("%s: the record is not a JSON object with a "
+                          "member %s that is not null", fn, quoted);
     if (out->len && out->ptr[0] == '"') {
         /* a string: its bytes are the document */
         if (wk_string_bytes(tmp, out->ptr, out->len))

@@ -138,11 +138,11 @@ static char *record_args(pool *p, arg_room *a, char *rec, size_t n,
             return NULL;
         nf = cli_record_fields(o->format, rec, n, o->columns, a->fields, most);
         if (nf == CLI_FIELDS_BAD_ESCAPE)
-            return cli_message("%s: the row ends in a backslash that escapes "
-                           "nothing (a TSV escape cut off)",
-                           fn->name);
+            return wk_message("%s: the row ends in a backslash that escapes "
+                              "nothing (a TSV escape cut off)",
+                              fn->name);
         if (nf == CLI_FIELDS_TOO_MANY)
-            return cli_message("%s: wrong number of arguments", fn->name);
+            return wk_message("%s: wrong number of arguments", fn->name);
     } else if (room_for(a, 0, o->n_args ? o->n_args : 1))
         return NULL;
     for (k = 0; k < nf; k++) {
@@ -208,9 +208,9 @@ static void work_function(pool *p, block *b, wk_arena *arena)
                 }
                 if (o->format == FORMAT_LINES &&
                     !o->one_line && memchr(text, '\n', len)) {
-                    msg = cli_message("%s: the result holds a line break; use "
-                                  "--format tsv or rowbinary",
-                                  fn->name);
+                    msg = wk_message("%s: the result holds a line break; use "
+                                     "--format tsv or rowbinary",
+                                     fn->name);
                     wj_result_free(&mem, &res);
                 }
             }
@@ -274,9 +274,9 @@ static int put_record(pool *p, block *b, size_t r, const char *text,
     const cli_options *o = p->o;
     if (!failed && !is_null && o->format == FORMAT_LINES &&
         !o->one_line && memchr(text, '\n', len)) {
-        msg = cli_message("%s: the result holds a line break; use --format tsv "
-                      "or rowbinary",
-                      o->fn->name);
+        msg = wk_message("%s: the result holds a line break; use --format tsv "
+                         "or rowbinary",
+                         o->fn->name);
         failed = 1;
     }
     if (!failed) {

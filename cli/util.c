@@ -9,22 +9,6 @@
 
 #include "cli.h"
 
-char *cli_message(const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    char *m;
-    va_start(ap, fmt);
-    n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !(m = malloc((size_t)n + 1)))
-        return NULL;
-    va_start(ap, fmt);
-    vsnprintf(m, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    return m;
-}
-
 void cli_error(const char *fmt, ...)
 {
     va_list ap;

@@ -1,12 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * call.c - what every host does around wj_function_call: room for the
- * arguments, the arity and NULL rule before any argument is converted, and
- * list results read without a parse.
+ * arguments, the arity and NULL rule before any argument is converted,
+ * list results read without a parse, and a row's error message.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "wirejson_kit.h"
+
+char *wk_message(const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    char *m;
+    va_start(ap, fmt);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !(m = malloc((size_t)n + 1)))
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(m, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return m;
+}
 
 wj_arg *wk_args_room(wk_args *a, size_t n)
 {

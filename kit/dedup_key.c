@@ -19,16 +19,6 @@
 
 #include "wirejson_kit.h"
 
-static char *printed(const char *fmt, const char *a, const char *b,
-                     const char *c)
-{
-    size_t n = strlen(fmt) + strlen(a) + strlen(b) + strlen(c) + 1;
-    char *m = malloc(n);
-    if (m)
-        snprintf(m, n, fmt, a, b, c);
-    return m;
-}
-
 int wk_string_bytes(wk_buf *out, const char *s, size_t n)
 {
     wj_error err = WJ_ERROR_INIT;
@@ -106,20 +96,21 @@ static int body_member(const wk_dedup_keyer *k, const char *text, size_t len,
     else if (rc != WJ_OK) {
         char small[256];
         wj_error_format(&err, NULL, small, sizeof small);
-        *msg = printed("%s: %s%s", fn, small, "");
+        *msg = wk_message("%s: %s", fn, small);
     } else if ((found = wk_member_text(text, len, name, wrap, out, &err)) >
                0)
         return 0;
     else if (found < 0 && err.code == WJ_ERR_NOMEM)
         return -1;
     else if (found < 0 && err.code == WJ_ERR_DEPTH)
-        *msg = printed("%s: the %s is nested too deep to take its member %s",
-                       fn, where, quoted);
+        *msg = wk_message("%s: the %s is nested too deep to take its "
+                          "member %s",
+                          fn, where, quoted);
     else if (found < 0)
         *msg = wj_error_message(&err, "tool_schemas", NULL, NULL);
     else
-        *msg = printed("%s: the %s has no member %s (or it is null)", fn,
-                       where, quoted);
+        *msg = wk_message("%s: the %s has no member %s (or it is null)", fn,
+                          where, quoted);
     return *msg ? 1 : -1;
 }
 

@@ -96,6 +96,14 @@ wk_call_plan wk_call_check(const wj_function *fn, size_t n_args,
 #define WK_DIGEST_STRIDE 67
 const char *wk_digests(const char *text, size_t len, size_t *n);
 
+/* A message printf'd into memory of its own (free it); NULL when out of
+ * memory.  Every front end's row errors are made with it. */
+char *wk_message(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* ------------------------------------------------------------- buffers */
 
 /*
