@@ -67,17 +67,25 @@ static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
  * are written one after the other in each group of four rounds, so the
  * compiler keeps n independent chains in flight.
  */
-static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
-                                        const unsigned char *const *block)
+static inline WJ_SHA_INLINE void blocks(int n, __m128i *state_abef,
+                                        __m128i *state_cdgh,
+                                        const unsigned char *const *blocks_in)
 {
     const __m128i bswap =
         _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
     __m128i w[MAX_LANES][4], save_abef[MAX_LANES], save_cdgh[MAX_LANES];
+    /* The states and block addresses in locals: through the pointers, the
+     * compiler must assume a store to a state may change a block address,
+     * and it stores and reloads the state around every round, which puts a
+     * store-to-load forward on the rounds' chain. */
+    __m128i abef[MAX_LANES], cdgh[MAX_LANES];
+    const unsigned char *block[MAX_LANES];
     int g, s;
 
     for (s = 0; s < n; s++) {
-        save_abef[s] = abef[s];
-        save_cdgh[s] = cdgh[s];
+        save_abef[s] = abef[s] = state_abef[s];
+        save_cdgh[s] = cdgh[s] = state_cdgh[s];
+        block[s] = blocks_in[s];
     }
     /* Unrolled whole, so that the schedule's ring of four vectors a stream
      * stays in registers. */
@@ -106,8 +114,8 @@ static inline WJ_SHA_INLINE void blocks(int n, __m128i *abef, __m128i *cdgh,
         }
     }
     for (s = 0; s < n; s++) {
-        abef[s] = _mm_add_epi32(abef[s], save_abef[s]);
-        cdgh[s] = _mm_add_epi32(cdgh[s], save_cdgh[s]);
+        state_abef[s] = _mm_add_epi32(abef[s], save_abef[s]);
+        state_cdgh[s] = _mm_add_epi32(cdgh[s], save_cdgh[s]);
     }
 }
 
