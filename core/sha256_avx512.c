@@ -27,12 +27,6 @@
 #define WJ_AVX512 __attribute__((target("avx512f,avx512bw")))
 #define WJ_AVX512_INLINE                                                       \
     __attribute__((target("avx512f,avx512bw"), always_inline)) inline
-#define WJ_PRAGMA(x) _Pragma(#x)
-#if defined(__clang__)
-#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
-#else
-#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
-#endif
 
 /* vpternlogd truth tables (a, b, c the three operands in order). */
 #define XOR3 0x96 /* a ^ b ^ c */

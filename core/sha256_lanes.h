@@ -103,4 +103,13 @@ static inline void put_digest(const uint32_t st[8], unsigned char *out)
     }
 }
 
+/* A loop unrolled n times, whichever compiler: the hashing paths keep a
+ * block's rounds and their message schedule in registers this way. */
+#define WJ_PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
+#else
+#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
+#endif
+
 #endif /* WJ_SHA256_LANES_H */

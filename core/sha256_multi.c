@@ -54,12 +54,6 @@ static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
 #define WJ_HAVE_SHA_PATH 1
 #define WJ_SHA __attribute__((target("sha,sse4.1")))
 #define WJ_SHA_INLINE __attribute__((target("sha,sse4.1"), always_inline))
-#define WJ_PRAGMA(x) _Pragma(#x)
-#if defined(__clang__)
-#define WJ_UNROLL(n) WJ_PRAGMA(unroll n)
-#else
-#define WJ_UNROLL(n) WJ_PRAGMA(GCC unroll n)
-#endif
 
 /*
  * One block of each of n streams (n a constant after inlining): abef and
