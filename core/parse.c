@@ -182,16 +182,18 @@ static int grow_to(parser *p, void **arr, uint32_t *cap, uint32_t need,
     return 0;
 }
 
-/* An array of uint32 of kind, started with the block an earlier call kept
- * (scratch.c), or NULL with *cap 0. */
-static uint32_t *take_array(const wj_alloc *alloc, wj_scratch_kind kind,
-                            uint32_t *cap)
+/* A kept block (scratch.c) as an array of uint32 and its capacity. */
+static uint32_t *as_array(wj_scratch_block block, uint32_t *cap)
 {
-    size_t size;
-    uint32_t *block = wj_scratch_take(alloc, kind, &size);
-    size /= sizeof *block;
-    *cap = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
-    return block;
+    size_t n = block.size / sizeof(uint32_t);
+    *cap = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+    return block.ptr;
+}
+
+/* An array of uint32 of cap entries as a block to give back. */
+static wj_scratch_block array_block(uint32_t *array, uint32_t cap)
+{
+    return (wj_scratch_block){array, (size_t)cap * sizeof(uint32_t)};
 }
 
 /* grow_to for the arrays of member names. */
@@ -925,6 +927,7 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                      const wj_alloc *alloc, wj_error *err)
 {
     parser p;
+    wj_scratch_block kept[WJ_SCRATCH_KINDS];
     uint32_t first;
     wj_code rc;
 
@@ -945,11 +948,13 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.doc = doc;
     p.err = err;
     p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
-    doc->tape = take_array(alloc, WJ_SCRATCH_TAPE, &doc->cap_tape);
-    doc->names = wj_scratch_take(alloc, WJ_SCRATCH_NAMES, &doc->cap_names);
-    p.keys = take_array(alloc, WJ_SCRATCH_KEYS, &p.cap_keys);
-    p.key_ends = take_array(alloc, WJ_SCRATCH_KEY_ENDS, &p.cap_key_ends);
-    p.tmp = take_array(alloc, WJ_SCRATCH_SORT, &p.cap_tmp);
+    wj_scratch_take(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_KINDS, kept);
+    doc->tape = as_array(kept[WJ_SCRATCH_TAPE], &doc->cap_tape);
+    doc->names = kept[WJ_SCRATCH_NAMES].ptr;
+    doc->cap_names = kept[WJ_SCRATCH_NAMES].size;
+    p.keys = as_array(kept[WJ_SCRATCH_KEYS], &p.cap_keys);
+    p.key_ends = as_array(kept[WJ_SCRATCH_KEY_ENDS], &p.cap_key_ends);
+    p.tmp = as_array(kept[WJ_SCRATCH_SORT], &p.cap_tmp);
     /* Request bodies need a slot per 5 to 16 bytes, number-dense ones up
      * to one per 3: a slot per 4 bytes spares most of them a copy as the
      * tape grows (by doubling), and the pages of a slot never used are
@@ -961,12 +966,10 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
         rc = wj_fail_nomem(err);
     else
         rc = p.records ? parse_with_records(&p) : parse_names_only(&p);
-    wj_scratch_give(alloc, WJ_SCRATCH_KEYS, p.keys,
-                    (size_t)p.cap_keys * sizeof(uint32_t));
-    wj_scratch_give(alloc, WJ_SCRATCH_KEY_ENDS, p.key_ends,
-                    (size_t)p.cap_key_ends * sizeof(uint32_t));
-    wj_scratch_give(alloc, WJ_SCRATCH_SORT, p.tmp,
-                    (size_t)p.cap_tmp * sizeof(uint32_t));
+    kept[WJ_SCRATCH_KEYS] = array_block(p.keys, p.cap_keys);
+    kept[WJ_SCRATCH_KEY_ENDS] = array_block(p.key_ends, p.cap_key_ends);
+    kept[WJ_SCRATCH_SORT] = array_block(p.tmp, p.cap_tmp);
+    wj_scratch_give(alloc, WJ_SCRATCH_KEYS, 3, kept + WJ_SCRATCH_KEYS);
     if (rc != WJ_OK)
         wj_doc_release(doc);
     return rc;
@@ -975,9 +978,9 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
 void wj_doc_release(wj_doc *doc)
 {
     const wj_alloc *alloc = doc->alloc;
-    wj_scratch_give(alloc, WJ_SCRATCH_TAPE, doc->tape,
-                    (size_t)doc->cap_tape * sizeof(uint32_t));
-    wj_scratch_give(alloc, WJ_SCRATCH_NAMES, doc->names, doc->cap_names);
+    wj_scratch_block kept[2] = {array_block(doc->tape, doc->cap_tape),
+                                {doc->names, doc->cap_names}};
+    wj_scratch_give(alloc, WJ_SCRATCH_TAPE, 2, kept);
     wj_free(alloc, doc->escaped);
     doc->tape = NULL;
     doc->names = NULL;

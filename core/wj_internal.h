@@ -90,7 +90,8 @@ void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);
 
 /* The parser's working arrays, kept between calls that use the default
- * allocator (scratch.c). */
+ * allocator (scratch.c).  Kinds given back together are neighbours: the
+ * tape and names with the document, the member lists at the parse's end. */
 typedef enum wj_scratch_kind {
     WJ_SCRATCH_TAPE,
     WJ_SCRATCH_NAMES,
@@ -100,16 +101,22 @@ typedef enum wj_scratch_kind {
     WJ_SCRATCH_KINDS
 } wj_scratch_kind;
 
-/* A kept block of kind for a call with alloc, with its size in bytes in
- * *size; NULL and 0 when there is none (always, for an allocator of the
- * caller's). */
-void *wj_scratch_take(const wj_alloc *alloc, wj_scratch_kind kind,
-                      size_t *size);
+/* A working array and its size in bytes. */
+typedef struct wj_scratch_block {
+    void *ptr;
+    size_t size;
+} wj_scratch_block;
 
-/* Ends a call's use of block (size bytes, NULL for none): kept for a later
- * call, or freed. */
-void wj_scratch_give(const wj_alloc *alloc, wj_scratch_kind kind, void *block,
-                     size_t size);
+/* The kept blocks of kinds first .. first + n - 1 for a call with alloc,
+ * into blocks[0 .. n - 1]; NULL and 0 where there is none (always, for an
+ * allocator of the caller's). */
+void wj_scratch_take(const wj_alloc *alloc, wj_scratch_kind first, unsigned n,
+                     wj_scratch_block *blocks);
+
+/* Ends a call's use of blocks[0 .. n - 1] (of kinds first ..; NULL for
+ * none): each kept for a later call, or freed; blocks are emptied. */
+void wj_scratch_give(const wj_alloc *alloc, wj_scratch_kind first, unsigned n,
+                     wj_scratch_block *blocks);
 
 struct wj_sha256;
 

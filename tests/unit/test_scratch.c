@@ -16,40 +16,71 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Takes the kept block of kind alone. */
+static wj_scratch_block take(const wj_alloc *alloc, wj_scratch_kind kind)
+{
+    wj_scratch_block got;
+    wj_scratch_take(alloc, kind, 1, &got);
+    return got;
+}
+
+/* Gives back ptr (size bytes) as a block of kind alone. */
+static void give(const wj_alloc *alloc, wj_scratch_kind kind, void *ptr,
+                 size_t size)
+{
+    wj_scratch_block block = {ptr, size};
+    wj_scratch_give(alloc, kind, 1, &block);
+    CHECK(block.ptr == NULL); /* emptied, kept or freed */
+}
+
 static void test_take_and_give(void)
 {
-    size_t size = 99;
-    void *a = malloc(256), *b = malloc(256), *got;
+    void *a = malloc(256), *b = malloc(256);
+    wj_scratch_block got, two[2];
 
     /* whatever an earlier test left is drained first */
-    free(wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size));
-    CHECK(wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size) == NULL);
-    CHECK(size == 0);
-    wj_scratch_give(NULL, WJ_SCRATCH_SORT, a, 256);
-    wj_scratch_give(NULL, WJ_SCRATCH_SORT, b, 256); /* slot full: freed */
-    got = wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size);
-    CHECK(got == a);
-    CHECK(size == 256);
-    CHECK(wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size) == NULL);
-    free(got);
+    free(take(NULL, WJ_SCRATCH_SORT).ptr);
+    got = take(NULL, WJ_SCRATCH_SORT);
+    CHECK(got.ptr == NULL && got.size == 0);
+    give(NULL, WJ_SCRATCH_SORT, a, 256);
+    give(NULL, WJ_SCRATCH_SORT, b, 256); /* slot full: freed */
+    got = take(NULL, WJ_SCRATCH_SORT);
+    CHECK(got.ptr == a);
+    CHECK(got.size == 256);
+    CHECK(take(NULL, WJ_SCRATCH_SORT).ptr == NULL);
+    free(got.ptr);
 
     /* a block of 4 MiB is kept, one byte more is not */
-    wj_scratch_give(NULL, WJ_SCRATCH_SORT, malloc((size_t)4 << 20),
-                    (size_t)4 << 20);
-    got = wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size);
-    CHECK(got != NULL && size == (size_t)4 << 20);
-    free(got);
-    wj_scratch_give(NULL, WJ_SCRATCH_SORT, malloc(((size_t)4 << 20) + 1),
-                    ((size_t)4 << 20) + 1);
-    CHECK(wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size) == NULL);
+    give(NULL, WJ_SCRATCH_SORT, malloc((size_t)4 << 20), (size_t)4 << 20);
+    got = take(NULL, WJ_SCRATCH_SORT);
+    CHECK(got.ptr != NULL && got.size == (size_t)4 << 20);
+    free(got.ptr);
+    give(NULL, WJ_SCRATCH_SORT, malloc(((size_t)4 << 20) + 1),
+         ((size_t)4 << 20) + 1);
+    CHECK(take(NULL, WJ_SCRATCH_SORT).ptr == NULL);
+
+    /* kinds side by side go and come back together, each in its slot */
+    free(take(NULL, WJ_SCRATCH_KEYS).ptr);
+    free(take(NULL, WJ_SCRATCH_KEY_ENDS).ptr);
+    a = malloc(32), b = malloc(48);
+    two[0] = (wj_scratch_block){a, 32};
+    two[1] = (wj_scratch_block){b, 48};
+    wj_scratch_give(NULL, WJ_SCRATCH_KEYS, 2, two);
+    CHECK(two[0].ptr == NULL && two[1].ptr == NULL);
+    got = take(NULL, WJ_SCRATCH_KEY_ENDS);
+    CHECK(got.ptr == b && got.size == 48);
+    free(got.ptr);
+    wj_scratch_take(NULL, WJ_SCRATCH_KEYS, 2, two);
+    CHECK(two[0].ptr == a && two[0].size == 32);
+    CHECK(two[1].ptr == NULL && two[1].size == 0);
+    free(a);
 
     /* a caller's allocator: nothing kept, the block freed through it */
     heap_live = 0;
-    got = heap.malloc(NULL, 64);
-    wj_scratch_give(&heap, WJ_SCRATCH_SORT, got, 64);
+    give(&heap, WJ_SCRATCH_SORT, heap.malloc(NULL, 64), 64);
     CHECK(heap_live == 0);
-    CHECK(wj_scratch_take(NULL, WJ_SCRATCH_SORT, &size) == NULL);
-    CHECK(wj_scratch_take(&heap, WJ_SCRATCH_SORT, &size) == NULL);
+    CHECK(take(NULL, WJ_SCRATCH_SORT).ptr == NULL);
+    CHECK(take(&heap, WJ_SCRATCH_SORT).ptr == NULL);
 }
 
 /* An object of n members named "k<number>\u0041" (an escape, so every name
