@@ -16,8 +16,8 @@
  *       perf record or callgrind.
  *
  *   core_bench --hash [--rounds N]
- *       SHA-256 of many independent messages of 700 B and of 4 KB (random
- *       bytes, about 16 MB of each size): libcrypto one message at a time
+ *       SHA-256 of many independent messages of 700 B, 4 KB and 64 KB
+ *       (random bytes, about 16 MB of each size): libcrypto one at a time
  *       (SHA256_Init/Update/Final, and EVP_Digest) against the core's
  *       multi-message hasher (sha256_multi.c) with 1, 2 and 4 SHA-NI
  *       streams, 16 AVX-512 lanes and as the core chose it, paired in the
@@ -567,6 +567,7 @@ int main(int argc, char **argv)
     if (hash && rounds >= 1) {
         bench_hash(700, rounds);
         bench_hash(4096, rounds);
+        bench_hash(65536, rounds);
         return 0;
     }
     if (i == argc || rounds < 1)

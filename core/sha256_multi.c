@@ -17,8 +17,10 @@
  *   W[t..t+3] = msg2( msg1(W[t-16..], W[t-12..]) + W[t-7..t-4], W[t-4..] ).
  * The padding (§5.1.1) is built per lane in a tail of one or two blocks.
  *
- * Where the processor has AVX-512, 16 lanes of it hash batches of 8
- * messages or more (sha256_avx512.c), faster again.  Where it has neither,
+ * Where the processor has AVX-512, 16 lanes of it hash batches of 16
+ * messages or more (sha256_avx512.c), faster again, long messages too
+ * when there are enough of them to keep the lanes busy (many_lanes).
+ * Where it has neither,
  * for a single message, or when WIREJSON_SIMD caps the path below "sha",
  * every message goes through libcrypto (sha256.c).
  */
@@ -221,68 +223,11 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
 /* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
  * time: fewer leave most lanes hashing zeros. */
 #define AVX512_LEAST 16
-/* A message this long or longer is hashed alone (libcrypto): in a lane it
- * would keep hashing after the others ran out, beside lanes of zeros. */
-#define LANE_LONGEST 32768
-/* Messages ordered and handed to the lanes at a time. */
+/* Messages ordered and handed to the lanes at a time: about 16 a lane, so
+ * that the last ones to finish leave little idle; the group's arrays
+ * (about 57 bytes a message, the messages themselves are not copied) stay
+ * on the stack. */
 #define LANE_GROUP 256
-
-/* The group's messages shorter than LANE_LONGEST into the 16 lanes,
- * longest first (by the bit length of their block count, a counting sort),
- * so that the lanes run out together; the rest through libcrypto. */
-static void many_lanes(const unsigned char *const *msg, const size_t *len,
-                       size_t n, unsigned char *out)
-{
-    const unsigned char *m[LANE_GROUP];
-    size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
-    unsigned char md[32 * LANE_GROUP];
-    size_t n_lanes = 0;
-
-    for (k = 0; k < n; k++) {
-        if (len[k] >= LANE_LONGEST) {
-            wj_sha256_bytes(msg[k], len[k], out + 32 * k);
-            continue;
-        }
-        start[33 - bit_length(len[k] / 64)]++;
-        n_lanes++;
-    }
-    for (cls = 1; cls < 34; cls++) /* where each class starts */
-        start[cls] += start[cls - 1];
-    for (cls = 33; cls > 0; cls--)
-        start[cls] = start[cls - 1];
-    start[0] = 0;
-    for (k = 0; k < n; k++) {
-        size_t at;
-        if (len[k] >= LANE_LONGEST)
-            continue;
-        at = start[33 - bit_length(len[k] / 64)]++;
-        m[at] = msg[k], l[at] = len[k], which[at] = k;
-    }
-    wj_sha256_many_avx512(m, l, n_lanes, md);
-    for (k = 0; k < n_lanes; k++)
-        memcpy(out + 32 * which[k], md + 32 * k, 32);
-}
-
-void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
-                    size_t n, unsigned char *out)
-{
-    int path = wj_hash_path();
-    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
-        size_t at, b;
-        for (at = 0; at < n; at += b) {
-            b = n - at < LANE_GROUP ? n - at : LANE_GROUP;
-            many_lanes(msg + at, len + at, b, out + 32 * at);
-        }
-        return;
-    }
-#ifdef WJ_HAVE_SHA_PATH
-    if (n > 1 && path == WJ_HASH_SHA_NI) {
-        many_sha_ni(SHA_NI_LANES, msg, len, n, out);
-        return;
-    }
-#endif
-    many_libcrypto(msg, len, n, out);
-}
 
 #ifdef WJ_HAVE_SHA_PATH
 /* Whether the processor has the SHA extensions, asked once (CPUID can trap
@@ -300,23 +245,116 @@ static int has_sha_cached(void)
 }
 #endif
 
-void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
-                   size_t n, unsigned char *out)
+/* Pairs of SHA-NI streams where `path` allows them and the processor has
+ * them, an odd one out through libcrypto, whose lone stream is faster than
+ * the core's (bench/RESULTS.md); otherwise libcrypto one at a time. */
+static void sha_ni_pairs(int path, const unsigned char *const *msg,
+                         const size_t *len, size_t n, unsigned char *out)
 {
-    int path = wj_hash_path();
-    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
-        wj_sha256_many(msg, len, n, out);
-        return;
-    }
 #ifdef WJ_HAVE_SHA_PATH
     if (n > 1 && path >= WJ_HASH_SHA_NI && has_sha_cached()) {
-        /* Pairs of SHA-NI streams; an odd one out goes to libcrypto, whose
-         * lone stream is faster than the core's (bench/RESULTS.md). */
         many_sha_ni(SHA_NI_LANES, msg, len, n & ~(size_t)1, out);
         if (n & 1)
             wj_sha256_bytes(msg[n - 1], len[n - 1], out + 32 * (n - 1));
         return;
     }
 #endif
+    (void)path;
     many_libcrypto(msg, len, n, out);
+}
+
+/* The 64-byte blocks a message takes, its padding (§5.1.1) included. */
+static size_t blocks_of(size_t len)
+{
+    return len / 64 + (len % 64 < 56 ? 1 : 2);
+}
+
+/*
+ * The group's messages into the 16 lanes, longest first (by the bit length
+ * of their block count, a counting sort): a lane that finishes takes the
+ * next message, so the lanes run out nearly together (longest-processing-
+ * time scheduling).  Except a message longer than a 16th of all the lanes
+ * would hash: it would still be hashing after the other 15 lanes ran out,
+ * each of its blocks costing a whole 16-lane step (about 10 of libcrypto's
+ * blocks), so it goes to the SHA-NI streams or libcrypto instead.  Taking
+ * one out lowers the share, so the rule is applied until nothing moves: the
+ * same messages as dropping the longest while it exceeds a 16th of what is
+ * left.  Many long messages stay in the lanes; a few, or one huge one among
+ * small ones, do not.
+ */
+static void many_lanes(int path, const unsigned char *const *msg,
+                       const size_t *len, size_t n, unsigned char *out)
+{
+    const unsigned char *m[LANE_GROUP];
+    size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
+    unsigned char md[32 * LANE_GROUP], aside[LANE_GROUP] = {0};
+    size_t rest = 0, n_aside = 0, n_lanes, moved;
+
+    for (k = 0; k < n; k++)
+        rest += blocks_of(len[k]);
+    do { /* those set aside fill the arrays from the end */
+        moved = 0;
+        for (k = 0; k < n; k++)
+            if (!aside[k] && 16 * blocks_of(len[k]) > rest) {
+                aside[k] = 1, moved = 1;
+                rest -= blocks_of(len[k]);
+                n_aside++;
+                which[n - n_aside] = k;
+                m[n - n_aside] = msg[k], l[n - n_aside] = len[k];
+            }
+    } while (moved);
+    n_lanes = n - n_aside;
+
+    for (k = 0; k < n; k++)
+        if (!aside[k])
+            start[33 - bit_length(len[k] / 64)]++;
+    for (cls = 1; cls < 34; cls++) /* where each class starts */
+        start[cls] += start[cls - 1];
+    for (cls = 33; cls > 0; cls--)
+        start[cls] = start[cls - 1];
+    start[0] = 0;
+    for (k = 0; k < n; k++) {
+        size_t at;
+        if (aside[k])
+            continue;
+        at = start[33 - bit_length(len[k] / 64)]++;
+        m[at] = msg[k], l[at] = len[k], which[at] = k;
+    }
+    wj_sha256_many_avx512(m, l, n_lanes, md);
+    sha_ni_pairs(path, m + n_lanes, l + n_lanes, n_aside, md + 32 * n_lanes);
+    for (k = 0; k < n; k++)
+        memcpy(out + 32 * which[k], md + 32 * k, 32);
+}
+
+void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
+                    size_t n, unsigned char *out)
+{
+    int path = wj_hash_path();
+    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST) {
+        size_t at, b;
+        for (at = 0; at < n; at += b) {
+            b = n - at < LANE_GROUP ? n - at : LANE_GROUP;
+            many_lanes(path, msg + at, len + at, b, out + 32 * at);
+        }
+        return;
+    }
+#ifdef WJ_HAVE_SHA_PATH
+    /* All the streams take the next message as one ends; a long message
+     * among short ones ends alone in one stream. */
+    if (n > 1 && path == WJ_HASH_SHA_NI) {
+        many_sha_ni(SHA_NI_LANES, msg, len, n, out);
+        return;
+    }
+#endif
+    many_libcrypto(msg, len, n, out);
+}
+
+void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
+                   size_t n, unsigned char *out)
+{
+    int path = wj_hash_path();
+    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST)
+        wj_sha256_many(msg, len, n, out);
+    else
+        sha_ni_pairs(path, msg, len, n, out);
 }

@@ -3,8 +3,9 @@
  * test_sha256_multi.c - SHA-256 of many messages at once (sha256_multi.c)
  * gives libcrypto's digest on every path and every number of streams:
  * every length 0..4,200 (each padding case and block count), random
- * lengths up to 1 MiB, and batches of mixed lengths in which lanes finish
- * at different steps and take the next message.  The reference is
+ * lengths up to 1 MiB, batches of mixed lengths in which lanes finish
+ * at different steps and take the next message, and batches of long
+ * messages that the lanes keep or set aside.  The reference is
  * OpenSSL's EVP_Digest, called here directly.  Also: the path the core
  * chose follows WIREJSON_SIMD (cpu.c).
  */
@@ -19,6 +20,7 @@
 #define LONGEST_SMALL 4200
 #define BIG_COUNT 24
 #define BIG_MAX (1u << 20)
+#define LONG_BATCH 300
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 static uint32_t next_random(void)
@@ -81,6 +83,15 @@ static void check_batch(const batch *b, const char *what)
     wj_sha256_many(b->msg, b->len, b->n, got);
     CHECK(b->n == 0 || memcmp(got, b->expected, 32 * b->n) == 0);
     free(got);
+}
+
+/* A batch of long messages against the reference, freeing what it
+ * expected. */
+static void check_long_batch(batch *b, const char *what)
+{
+    batch_expect(b);
+    check_batch(b, what);
+    free(b->expected);
 }
 
 int main(void)
@@ -151,6 +162,43 @@ int main(void)
     batch_expect(&b);
     check_batch(&b, "random lengths to 1 MiB");
     free(b.expected);
+
+    /* Batches of long messages: the 16 lanes keep them while there are
+     * enough to keep the lanes busy, and set aside any longer than a 16th
+     * of what the lanes would hash (sha256_multi.c, many_lanes). */
+    for (k = 0; k < LONG_BATCH; k++) { /* 0..300 KB, two groups */
+        len[k] = k % 5 == 0 ? next_random() % 1000
+                            : next_random() % (300 * 1024 + 1);
+        msg[k] = pool + next_random() % (BIG_MAX - len[k] + 1);
+    }
+    b.n = LONG_BATCH;
+    check_long_batch(&b, "mixed lengths to 300 KB");
+    for (k = 0; k < 256; k++) { /* one huge among small ones */
+        len[k] = k == 100 ? BIG_MAX - 1 : next_random() % 4097;
+        msg[k] = pool + (k == 100 ? 1 : next_random() % (BIG_MAX - 4096));
+    }
+    b.n = 256;
+    check_long_batch(&b, "one of 1 MiB among small ones");
+    /* 512 KB, 256 KB, ... 1 KB among 200 of 1 KB, shortest first: each
+     * set aside lowers the share, so that the next is set aside too. */
+    for (k = 0; k < 200; k++)
+        len[k] = 1024, msg[k] = pool + 1024 * k;
+    for (k = 200; k < 210; k++) {
+        len[k] = (size_t)1024 << (k - 200);
+        msg[k] = pool + (k % 3);
+    }
+    b.n = 210;
+    check_long_batch(&b, "halving lengths among small ones");
+    for (k = 0; k < 33; k++) /* equal long messages: all in the lanes */
+        len[k] = 70000, msg[k] = pool + 30000 * k;
+    b.n = 33;
+    check_long_batch(&b, "33 of 70,000 bytes");
+    for (k = 0; k < 263; k++) { /* a last group of 7, 20..100 KB */
+        len[k] = 20 * 1024 + next_random() % (80 * 1024 + 1);
+        msg[k] = pool + next_random() % (BIG_MAX - len[k] + 1);
+    }
+    b.n = 263;
+    check_long_batch(&b, "263 of 20..100 KB");
 
     /* One message goes through libcrypto whatever the path. */
     wj_sha256_bytes(pool, 1000, md);
