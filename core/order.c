@@ -164,8 +164,8 @@ static inline uint64_t name_key(const char *s, size_t len, size_t readable)
     if (readable >= 8) {
         memcpy(&key, s, 8);
         key = __builtin_bswap64(key);
-        if (len < 8)
-            key = len ? key & (~(uint64_t)0 << (64 - 8 * len)) : 0;
+        if (len < 8) /* the bytes past the name become zeros */
+            key &= ~(~(uint64_t)0 >> (8 * len));
     } else {
         for (i = 0; i < len; i++)
             key |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
@@ -217,6 +217,7 @@ static void sort_items(uint64_t *v, uint32_t n)
  * insertion right after the last of them, so every pair of equal names the
  * sorted list puts side by side is compared once.  Names are placed in
  * document order, so the one being placed is the later of such a pair.
+ * names[] holds the name records in document order.
  */
 static size_t insertion_sort_unique(const wj_doc *doc, const uint32_t *names,
                                     const wj_span *name, uint64_t *v,
@@ -253,39 +254,46 @@ static size_t sort_short_unique(const wj_doc *doc, uint32_t *names,
                                 const uint32_t *ends, uint32_t n,
                                 int *in_order)
 {
+    uint32_t given[RUN]; /* the name records in document order */
     wj_span name[RUN];
     uint64_t v[RUN];
-    uint32_t k, tie = 0, moved = 0;
-    size_t repeat = SIZE_MAX;
+    uint32_t k, tie = 0, moved;
+    size_t repeat;
 
     for (k = 0; k < n; k++) {
         uint32_t at = doc->tape[names[k]];
-        name[k] = wj_doc_name_ending(doc, names[k], ends[k]);
-        v[k] = name_key(name[k].ptr, name[k].len,
-                        doc->json[at] == '"' ? doc->len - at - 1
-                                             : name[k].len) |
-               k;
+        given[k] = names[k];
+        if (doc->json[at] == '"') { /* no escape: the name is in the input */
+            v[k] = name_key(doc->json + at + 1, ends[k] - at - 2,
+                            doc->len - at - 1);
+        } else {
+            wj_span s = wj_doc_name_ending(doc, names[k], ends[k]);
+            v[k] = name_key(s.ptr, s.len, s.len);
+        }
+        v[k] |= k;
     }
     sort_items(v, n);
     /* Names whose keys tie end up side by side. */
-    for (k = 1; k < n; k++)
+    names[0] = given[v[0] & PLACE_MASK];
+    moved = (uint32_t)(v[0] & PLACE_MASK);
+    for (k = 1; k < n; k++) {
         tie |= !((v[k - 1] ^ v[k]) & ~PLACE_MASK);
-    if (tie) {
-        uint64_t in_doc[RUN];
-        for (k = 0; k < n; k++)
-            in_doc[v[k] & PLACE_MASK] = v[k];
-        repeat = insertion_sort_unique(doc, names, name, in_doc, n, in_order);
-        memcpy(v, in_doc, n * sizeof *v);
-    } else {
-        for (k = 0; k < n; k++)
-            moved |= (uint32_t)(v[k] & PLACE_MASK) ^ k;
-        *in_order = !moved;
+        moved |= (uint32_t)(v[k] & PLACE_MASK) ^ k;
+        names[k] = given[v[k] & PLACE_MASK];
     }
-    if (repeat == SIZE_MAX && !*in_order) {
-        uint32_t sorted[RUN];
+    if (!tie) {
+        *in_order = !moved;
+        return SIZE_MAX;
+    }
+    {
+        uint64_t in_doc[RUN];
+        for (k = 0; k < n; k++) {
+            in_doc[v[k] & PLACE_MASK] = v[k];
+            name[k] = wj_doc_name_ending(doc, given[k], ends[k]);
+        }
+        repeat = insertion_sort_unique(doc, given, name, in_doc, n, in_order);
         for (k = 0; k < n; k++)
-            sorted[k] = names[v[k] & PLACE_MASK];
-        memcpy(names, sorted, n * sizeof *names);
+            names[k] = given[in_doc[k] & PLACE_MASK];
     }
     return repeat;
 }
