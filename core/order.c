@@ -249,16 +249,35 @@ static size_t insertion_sort_unique(const wj_doc *doc, const uint32_t *names,
     return repeat;
 }
 
+/* sort_short_unique's way when keys tie (rare: out of line, so that the
+ * common way keeps a small frame): v[0..n) sorted, given[] the name
+ * records in document order. */
+static __attribute__((noinline)) size_t
+sort_ties(const wj_doc *doc, uint32_t *names, const uint32_t *given,
+          const uint32_t *ends, const uint64_t *v, uint32_t n, int *in_order)
+{
+    wj_span name[RUN];
+    uint64_t in_doc[RUN];
+    uint32_t k;
+    size_t repeat;
+    for (k = 0; k < n; k++) {
+        in_doc[v[k] & PLACE_MASK] = v[k];
+        name[k] = wj_doc_name_ending(doc, given[k], ends[k]);
+    }
+    repeat = insertion_sort_unique(doc, given, name, in_doc, n, in_order);
+    for (k = 0; k < n; k++)
+        names[k] = given[in_doc[k] & PLACE_MASK];
+    return repeat;
+}
+
 /* wj_sort_names_unique of a list of 2 to RUN names. */
 static size_t sort_short_unique(const wj_doc *doc, uint32_t *names,
                                 const uint32_t *ends, uint32_t n,
                                 int *in_order)
 {
     uint32_t given[RUN]; /* the name records in document order */
-    wj_span name[RUN];
     uint64_t v[RUN];
     uint32_t k, tie = 0, moved;
-    size_t repeat;
 
     for (k = 0; k < n; k++) {
         uint32_t at = doc->tape[names[k]];
@@ -281,21 +300,10 @@ static size_t sort_short_unique(const wj_doc *doc, uint32_t *names,
         moved |= (uint32_t)(v[k] & PLACE_MASK) ^ k;
         names[k] = given[v[k] & PLACE_MASK];
     }
-    if (!tie) {
-        *in_order = !moved;
-        return SIZE_MAX;
-    }
-    {
-        uint64_t in_doc[RUN];
-        for (k = 0; k < n; k++) {
-            in_doc[v[k] & PLACE_MASK] = v[k];
-            name[k] = wj_doc_name_ending(doc, given[k], ends[k]);
-        }
-        repeat = insertion_sort_unique(doc, given, name, in_doc, n, in_order);
-        for (k = 0; k < n; k++)
-            names[k] = given[in_doc[k] & PLACE_MASK];
-    }
-    return repeat;
+    if (tie)
+        return sort_ties(doc, names, given, ends, v, n, in_order);
+    *in_order = !moved;
+    return SIZE_MAX;
 }
 
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
