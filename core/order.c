@@ -154,6 +154,8 @@ static size_t earlier(size_t a, size_t b)
  * compared in full, by insertion from document order.
  */
 #define PLACE_MASK ((uint64_t)RUN - 1)
+_Static_assert(RUN <= 16 && (RUN & (RUN - 1)) == 0,
+               "a short list's places fit the key's low 4 bits");
 
 /* The sort key of a name of len bytes at s, of which readable bytes may be
  * read (at least len). */
@@ -186,6 +188,7 @@ static inline void order_items(uint64_t *v, int a, int b)
  * branch predictor). */
 static void sort_items(uint64_t *v, uint32_t n)
 {
+    uint64_t out[RUN];
     uint32_t j, k;
     switch (n) {
     case 2: order_items(v, 0, 1); return;
@@ -203,12 +206,15 @@ static void sort_items(uint64_t *v, uint32_t n)
         return;
     default: break;
     }
-    for (j = 1; j < n; j++) {
-        uint64_t item = v[j];
-        for (k = j; k > 0 && v[k - 1] > item; k--)
-            v[k] = v[k - 1];
-        v[k] = item;
+    /* Longer ones by rank: each item's place is the count of smaller ones
+     * (the items all differ); no branch that the names decide. */
+    for (j = 0; j < n; j++) {
+        uint32_t rank = 0;
+        for (k = 0; k < n; k++)
+            rank += v[k] < v[j];
+        out[rank] = v[j];
     }
+    memcpy(v, out, n * sizeof *v);
 }
 
 /*
