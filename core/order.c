@@ -146,80 +146,170 @@ static size_t earlier(size_t a, size_t b)
 }
 
 /*
- * A short list sorted by insertion, noting repeats as it goes: a name
- * equal to one already placed stops its insertion right after the last of
- * them, so every pair of equal names the sorted list puts side by side is
- * compared once.  Names are placed in document order, so the one being
- * placed is the later of such a pair.
+ * A short list is sorted as integers: each name's first 8 bytes read as a
+ * big-endian number, zero padded (a prefix sorts first, as in
+ * wj_compare_bytes), with its place in the list in the low 4 bits (so the
+ * key keeps the first 7.5 bytes).  Two names whose keys differ are ordered
+ * by them; names whose keys tie (a long shared prefix, or a repeat) are
+ * compared in full, by insertion from document order.
  */
-static size_t insertion_sort_unique(const wj_doc *doc, uint32_t *v,
-                                    wj_span *name, uint32_t m, int *in_order)
+#define PLACE_MASK ((uint64_t)RUN - 1)
+_Static_assert(RUN <= 16 && (RUN & (RUN - 1)) == 0,
+               "a short list's places fit the key's low 4 bits");
+
+/* The sort key of a name of len bytes at s, of which readable bytes may be
+ * read (at least len). */
+static inline uint64_t name_key(const char *s, size_t len, size_t readable)
+{
+    uint64_t key = 0;
+    size_t i;
+    if (readable >= 8) {
+        memcpy(&key, s, 8);
+        key = __builtin_bswap64(key);
+        if (len < 8) /* the bytes past the name become zeros */
+            key &= ~(~(uint64_t)0 >> (8 * len));
+    } else {
+        for (i = 0; i < len; i++)
+            key |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+    }
+    return key & ~PLACE_MASK;
+}
+
+/* An integer compare-exchange, with no branch. */
+static inline void order_items(uint64_t *v, int a, int b)
+{
+    uint64_t x = v[a], y = v[b];
+    v[a] = x < y ? x : y;
+    v[b] = x < y ? y : x;
+}
+
+/* Sorts up to RUN items; up to four by a sorting network (most objects are
+ * that short, and whether two names are in order is a coin toss to a
+ * branch predictor). */
+static void sort_items(uint64_t *v, uint32_t n)
+{
+    uint64_t out[RUN];
+    uint32_t j, k;
+    switch (n) {
+    case 2: order_items(v, 0, 1); return;
+    case 3:
+        order_items(v, 0, 1);
+        order_items(v, 1, 2);
+        order_items(v, 0, 1);
+        return;
+    case 4:
+        order_items(v, 0, 1);
+        order_items(v, 2, 3);
+        order_items(v, 0, 2);
+        order_items(v, 1, 3);
+        order_items(v, 1, 2);
+        return;
+    default: break;
+    }
+    /* Longer ones by rank: each item's place is the count of smaller ones
+     * (the items all differ); no branch that the names decide. */
+    for (j = 0; j < n; j++) {
+        uint32_t rank = 0;
+        for (k = 0; k < n; k++)
+            rank += v[k] < v[j];
+        out[rank] = v[j];
+    }
+    memcpy(v, out, n * sizeof *v);
+}
+
+/*
+ * The short list again with ties: sorted by insertion from document order,
+ * noting repeats as it goes: a name equal to one already placed stops its
+ * insertion right after the last of them, so every pair of equal names the
+ * sorted list puts side by side is compared once.  Names are placed in
+ * document order, so the one being placed is the later of such a pair.
+ * names[] holds the name records in document order.
+ */
+static size_t insertion_sort_unique(const wj_doc *doc, const uint32_t *names,
+                                    const wj_span *name, uint64_t *v,
+                                    uint32_t m, int *in_order)
 {
     size_t repeat = SIZE_MAX;
     uint32_t j, k, moved = 0;
     for (j = 1; j < m; j++) {
-        uint32_t item = v[j];
-        wj_span key = name[j];
+        uint64_t item = v[j];
         int c = 1;
         for (k = j; k > 0; k--) {
-            c = wj_compare_bytes_quick(name[k - 1], key);
+            uint64_t before = v[k - 1];
+            if ((before ^ item) & ~PLACE_MASK)
+                c = before < item ? -1 : 1;
+            else
+                c = wj_compare_bytes(name[before & PLACE_MASK],
+                                     name[item & PLACE_MASK]);
             if (c <= 0)
                 break;
-            v[k] = v[k - 1];
-            name[k] = name[k - 1];
+            v[k] = before;
         }
         if (k > 0 && c == 0)
-            repeat = earlier(repeat, wj_name_start(doc, item));
+            repeat = earlier(repeat,
+                             wj_name_start(doc, names[item & PLACE_MASK]));
         moved |= k != j;
         v[k] = item;
-        name[k] = key;
     }
     *in_order = !moved;
     return repeat;
 }
 
-/* Puts names v[a] and v[b] (a < b) in order, with no branch that the
- * names decide (most objects are this short, and whether two names are in
- * order is a coin toss to a branch predictor); sets *equal when they are
- * the same name, and *moved when it swapped them. */
-static inline void order_pair(uint32_t *v, wj_span *name, int a, int b,
-                              int *equal, uint32_t *moved)
+/* sort_short_unique's way when keys tie (rare: out of line, so that the
+ * common way keeps a small frame): v[0..n) sorted, given[] the name
+ * records in document order. */
+static __attribute__((noinline)) size_t
+sort_ties(const wj_doc *doc, uint32_t *names, const uint32_t *given,
+          const uint32_t *ends, const uint64_t *v, uint32_t n, int *in_order)
 {
-    uint32_t x = v[a], y = v[b];
-    wj_span nx = name[a], ny = name[b];
-    int c = wj_compare_bytes_quick(nx, ny);
-    uint32_t swap = (x ^ y) & (0u - (uint32_t)(c > 0)); /* x ^ y, or 0 */
-    *equal |= c == 0;
-    *moved |= swap;
-    v[a] = x ^ swap;
-    v[b] = y ^ swap;
-    name[a] = swap ? ny : nx;
-    name[b] = swap ? nx : ny;
+    wj_span name[RUN];
+    uint64_t in_doc[RUN];
+    uint32_t k;
+    size_t repeat;
+    for (k = 0; k < n; k++) {
+        in_doc[v[k] & PLACE_MASK] = v[k];
+        name[k] = wj_doc_name_ending(doc, given[k], ends[k]);
+    }
+    repeat = insertion_sort_unique(doc, given, name, in_doc, n, in_order);
+    for (k = 0; k < n; k++)
+        names[k] = given[in_doc[k] & PLACE_MASK];
+    return repeat;
 }
 
-/* Sorts up to four names with a sorting network; returns 0 when two of
- * them are the same name (their order is then the network's, not the
- * document's); *moved is 0 when none moved. */
-static int network_sort(uint32_t *v, wj_span *name, uint32_t n, uint32_t *moved)
+/* wj_sort_names_unique of a list of 2 to RUN names. */
+static size_t sort_short_unique(const wj_doc *doc, uint32_t *names,
+                                const uint32_t *ends, uint32_t n,
+                                int *in_order)
 {
-    int equal = 0;
-    switch (n) {
-    case 2: order_pair(v, name, 0, 1, &equal, moved); break;
-    case 3:
-        order_pair(v, name, 0, 1, &equal, moved);
-        order_pair(v, name, 1, 2, &equal, moved);
-        order_pair(v, name, 0, 1, &equal, moved);
-        break;
-    case 4:
-        order_pair(v, name, 0, 1, &equal, moved);
-        order_pair(v, name, 2, 3, &equal, moved);
-        order_pair(v, name, 0, 2, &equal, moved);
-        order_pair(v, name, 1, 3, &equal, moved);
-        order_pair(v, name, 1, 2, &equal, moved);
-        break;
-    default: break;
+    uint32_t given[RUN]; /* the name records in document order */
+    uint64_t v[RUN];
+    uint32_t k, tie = 0, moved;
+
+    for (k = 0; k < n; k++) {
+        uint32_t at = doc->tape[names[k]];
+        given[k] = names[k];
+        if (doc->json[at] == '"') { /* no escape: the name is in the input */
+            v[k] = name_key(doc->json + at + 1, ends[k] - at - 2,
+                            doc->len - at - 1);
+        } else {
+            wj_span s = wj_doc_name_ending(doc, names[k], ends[k]);
+            v[k] = name_key(s.ptr, s.len, s.len);
+        }
+        v[k] |= k;
     }
-    return !equal;
+    sort_items(v, n);
+    /* Names whose keys tie end up side by side. */
+    names[0] = given[v[0] & PLACE_MASK];
+    moved = (uint32_t)(v[0] & PLACE_MASK);
+    for (k = 1; k < n; k++) {
+        tie |= !((v[k - 1] ^ v[k]) & ~PLACE_MASK);
+        moved |= (uint32_t)(v[k] & PLACE_MASK) ^ k;
+        names[k] = given[v[k] & PLACE_MASK];
+    }
+    if (tie)
+        return sort_ties(doc, names, given, ends, v, n, in_order);
+    *in_order = !moved;
+    return SIZE_MAX;
 }
 
 size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
@@ -227,33 +317,15 @@ size_t wj_sort_names_unique(const wj_doc *doc, uint32_t *names,
                             int *in_order)
 {
     size_t repeat = SIZE_MAX;
-    wj_span name[RUN]; /* short lists: each name found once, beside it */
     uint32_t k;
 
     *in_order = 0;
-    if (n <= RUN)
-        for (k = 0; k < n; k++)
-            name[k] = wj_doc_name_ending(doc, names[k], ends[k]);
-    if (n <= 4) {
-        uint32_t j, moved = 0;
-        if (network_sort(names, name, n, &moved)) {
-            *in_order = !moved;
-            return SIZE_MAX;
-        }
-        /* A name repeats: back to document order, which is the order of
-         * the records, to find the first repeat in it. */
-        for (j = 1; j < n; j++)
-            for (k = j; k > 0 && names[k - 1] > names[k]; k--) {
-                uint32_t t = names[k];
-                wj_span ts = name[k];
-                names[k] = names[k - 1];
-                names[k - 1] = t;
-                name[k] = name[k - 1];
-                name[k - 1] = ts;
-            }
+    if (n < 2) {
+        *in_order = 1;
+        return SIZE_MAX;
     }
     if (n <= RUN)
-        return insertion_sort_unique(doc, names, name, n, in_order);
+        return sort_short_unique(doc, names, ends, n, in_order);
     for (k = 1; k < n; k++) /* in order: nothing to sort, nothing repeats */
         if (wj_compare_bytes_quick(wj_doc_name(doc, names[k - 1]),
                                    wj_doc_name(doc, names[k])) >= 0)
