@@ -3,13 +3,15 @@
  * cpu.c - which SIMD path the core takes, decided once.
  *
  * Two decisions, made together: the scanning path (the fastest of scalar,
- * SSE2 and AVX2 that the processor has) and the hashing path for many
- * messages at once (16 AVX-512 lanes, else interleaved SHA-NI streams where
- * the processor has the SHA extensions, else libcrypto; sha256_multi.c,
- * sha256_avx512.c).  The environment variable WIREJSON_SIMD caps both,
- * slowest first: "scalar", "sse2", "avx2" (libcrypto hashing for all
- * three), "sha" (SHA-NI hashing with the best scanning path), "avx512":
- * that one and no faster, the best the processor has at or below it.  Any other value is ignored.  The variable is read once,
+ * SSE2, AVX2 and AVX-512 that the processor has; AVX-512 is AVX2 with the
+ * parser's long strings taken 64 bytes at a time, string_skip.c) and the
+ * hashing path for many messages at once (16 AVX-512 lanes, else
+ * interleaved SHA-NI streams where the processor has the SHA extensions,
+ * else libcrypto; sha256_multi.c, sha256_avx512.c).  The environment
+ * variable WIREJSON_SIMD caps both, slowest first: "scalar", "sse2",
+ * "avx2" (libcrypto hashing for all three), "sha" (SHA-NI hashing, AVX2
+ * scanning), "avx512": that one and no faster, the best the processor has
+ * at or below it.  Any other value is ignored.  The variable is read once,
  * at the first call; every SIMD dispatch in the core reads the one
  * decision (wj_simd, wj_hash_path).  Deciding twice at once decides the
  * same, so a relaxed atomic is enough.
@@ -78,8 +80,10 @@ int wj_simd_decide(void)
         best = WJ_SIMD_AVX2;
     if (wj_cpu_has_sha() && cap >= CAP_SHA)
         hash = WJ_HASH_SHA_NI;
-    if (wj_cpu_has_avx512() && cap >= CAP_AVX512)
+    if (wj_cpu_has_avx512() && cap >= CAP_AVX512) {
+        best = WJ_SIMD_AVX512;
         hash = WJ_HASH_AVX512;
+    }
 #elif defined(__SSE2__)
     if (cap >= CAP_SSE2)
         best = WJ_SIMD_SSE2;

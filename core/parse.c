@@ -452,7 +452,7 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     size_t len = p->len;
     uint8_t flags = 0;
 #if WJ_HAVE_AVX2_PATH
-    int avx2 = WJ_AVX2_ON;
+    int path = wj_simd();
 #endif
 
     for (;;) {
@@ -499,12 +499,15 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
                 continue; /* stopped at p->poll_at: the hook is due */
         }
 #if WJ_HAVE_AVX2_PATH
-        if (avx2 && i >= 3) /* its blocks stop where the hook is due */
-            i = wj_string_skip_avx2(s, i,
-                                    len < p->poll_at ? len
-                                    : i > p->poll_at ? i
-                                                     : p->poll_at,
-                                    &flags);
+        if (path >= WJ_SIMD_AVX2 && i >= 3) {
+            /* its blocks stop where the hook is due */
+            size_t end = len < p->poll_at ? len
+                         : i > p->poll_at ? i
+                                          : p->poll_at;
+            i = path == WJ_SIMD_AVX512
+                    ? wj_string_skip_avx512(s, i, end, &flags)
+                    : wj_string_skip_avx2(s, i, end, &flags);
+        }
 #endif
         i = scan_plain(s, i, len);
     }

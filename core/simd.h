@@ -5,8 +5,9 @@
  * string_skip.c and the writers' escape.c), and the parser's entry to
  * string_skip.c.
  *
- * Internal to libwirejson.  Every function here is compiled for AVX2; call
- * it only where wj_simd() (cpu.c) chose WJ_SIMD_AVX2.
+ * Internal to libwirejson.  Every function here is compiled for AVX2 (the
+ * one named so, AVX-512); call it only where wj_simd() (cpu.c) chose
+ * WJ_SIMD_AVX2 or above (WJ_SIMD_AVX512).
  */
 #ifndef WJ_SIMD_H
 #define WJ_SIMD_H
@@ -20,23 +21,32 @@
 #define WJ_AVX2 __attribute__((target("avx2")))
 
 /*
- * The bytes of a 32-byte block that a backslash escapes, given the
+ * The bytes of a 64-byte block that a backslash escapes, given the
  * backslashes in it; *carry says whether its first byte is escaped (a
  * backslash ended the block before) and is set for the next block.  A run
  * of backslashes escapes every other byte from its start: adding the runs
  * that start on odd bits to the backslashes carries through each run, which
  * tells the runs of odd length from the even ones without a loop.
  */
-static inline uint32_t wj_escaped_bytes(uint32_t backslash, uint32_t *carry)
+static inline uint64_t wj_escaped_bytes64(uint64_t backslash, uint64_t *carry)
 {
-    const uint32_t even = 0x55555555u;
-    uint32_t follows, odd_starts, sum;
+    const uint64_t even = 0x5555555555555555u;
+    uint64_t follows, odd_starts, sum;
     backslash &= ~*carry; /* an escaped backslash escapes nothing */
     follows = backslash << 1 | *carry;
     odd_starts = backslash & ~even & ~follows;
     sum = odd_starts + backslash;
     *carry = sum < backslash; /* the last run reaches the next block */
     return (even ^ sum << 1) & follows;
+}
+
+/* The same for a 32-byte block: the 64-bit rule, whose bit 32 says
+ * whether the next block's first byte is escaped. */
+static inline uint32_t wj_escaped_bytes(uint32_t backslash, uint32_t *carry)
+{
+    uint64_t c = *carry, e = wj_escaped_bytes64(backslash, &c);
+    *carry = (uint32_t)(e >> 32);
+    return (uint32_t)e;
 }
 
 /* Bit k set when byte k of v is at least `least` (unsigned): a UTF-8
@@ -60,6 +70,11 @@ WJ_AVX2 static inline uint32_t wj_bytes_at_least(__m256i v, unsigned char least)
  */
 size_t wj_string_skip_avx2(const unsigned char *s, size_t i, size_t len,
                            uint8_t *flags);
+
+/* The same, 64-byte blocks at a time: for processors with AVX-512 BW
+ * (where wj_simd() chose WJ_SIMD_AVX512). */
+size_t wj_string_skip_avx512(const unsigned char *s, size_t i, size_t len,
+                             uint8_t *flags);
 
 /* The escape-letter class string_skip.c's nibble tables give byte b: 0x0F
  * bits for a short escape's letter, 0xF0 bits for one the wire rendering

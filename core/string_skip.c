@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * string_skip.c - the parser's way through a long string, 32 bytes at a
- * time (processors with AVX2).
+ * time (processors with AVX2) or 64 (with AVX-512 BW).
  *
  * Message texts are long strings full of `\n`, `\"` and non-ASCII text:
  * taken a stop at a time, each escape and each run of non-ASCII bytes costs
@@ -274,6 +274,159 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
     }
     *flags |= f;
     return loop_start(s, from, i, carry, escaped >> 31);
+}
+
+
+/* ------------------------------------------------- 64 bytes at a time */
+
+#define WJ_AVX512BW __attribute__((target("avx512f,avx512bw")))
+
+/* A 16-byte table (the first half of one above) in each of the four
+ * lanes of a 64-byte shuffle. */
+WJ_AVX512BW static inline __m512i table64(const unsigned char *table)
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)table));
+}
+
+WJ_AVX512BW static inline __m512i nibbles(__m512i v, int high)
+{
+    return _mm512_and_si512(high ? _mm512_srli_epi16(v, 4) : v,
+                            _mm512_set1_epi8(0x0F));
+}
+
+/* escape_letters for 64 bytes. */
+WJ_AVX512BW static inline void escape_letters64(__m512i v, uint64_t *simple,
+                                                uint64_t *rewritten)
+{
+    __m512i cls = _mm512_and_si512(
+        _mm512_shuffle_epi8(table64(escape_low_table), nibbles(v, 0)),
+        _mm512_shuffle_epi8(table64(escape_high_table), nibbles(v, 1)));
+    *simple = _mm512_test_epi8_mask(cls, _mm512_set1_epi8(SIMPLE));
+    *rewritten = _mm512_test_epi8_mask(cls, _mm512_set1_epi8((char)REWRITTEN));
+}
+
+/* Bit k set when byte k of v is in lo..hi (unsigned). */
+WJ_AVX512BW static inline uint64_t bytes_in_range64(__m512i v, unsigned char lo,
+                                                    unsigned char hi)
+{
+    return _mm512_cmple_epu8_mask(
+        _mm512_sub_epi8(v, _mm512_set1_epi8((char)lo)),
+        _mm512_set1_epi8((char)(hi - lo)));
+}
+
+/* passing_u_escapes for 64 bytes (k below 59). */
+WJ_AVX512BW static inline uint64_t passing_u_escapes64(__m512i v,
+                                                       uint64_t escaped)
+{
+    __m512i lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+    uint64_t u = escaped & _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('u'));
+    uint64_t digit, hex, low_hex;
+    if (!u)
+        return 0;
+    digit = bytes_in_range64(v, '0', '9');
+    hex = digit | bytes_in_range64(lower, 'a', 'f');
+    low_hex = digit | bytes_in_range64(lower, 'a', 'c');
+    return u & low_hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4 &
+           0x07FFFFFFFFFFFFFFu;
+}
+
+/* The first n bits (all 64 from 64 on). */
+static inline uint64_t first_bits(size_t n)
+{
+    return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* utf8_errors for the 64 bytes at s, of which the first n are there (the
+ * rest read as zeros, never touched): nonzero bits where they are not
+ * UTF-8 given the three before them. */
+WJ_AVX512BW static inline uint64_t utf8_errors64(const unsigned char *s,
+                                                 size_t n, __m512i v)
+{
+    __m512i prev1 = _mm512_maskz_loadu_epi8(first_bits(n + 1), s - 1);
+    __m512i prev2 = _mm512_maskz_loadu_epi8(first_bits(n + 2), s - 2);
+    __m512i prev3 = _mm512_maskz_loadu_epi8(first_bits(n + 3), s - 3);
+    __m512i pairs = _mm512_ternarylogic_epi32(
+        _mm512_shuffle_epi8(table64(before_high_table), nibbles(prev1, 1)),
+        _mm512_shuffle_epi8(table64(before_low_table), nibbles(prev1, 0)),
+        _mm512_shuffle_epi8(table64(this_high_table), nibbles(v, 1)),
+        0x80); /* a & b & c */
+    /* 0x80 where two back is E0 or more, or three back F0 or more */
+    __m512i third_or_fourth = _mm512_and_si512(
+        _mm512_or_si512(_mm512_subs_epu8(prev2, _mm512_set1_epi8(0x60)),
+                        _mm512_subs_epu8(prev3, _mm512_set1_epi8(0x70))),
+        _mm512_set1_epi8((char)0x80));
+    __m512i errors = _mm512_xor_si512(pairs, third_or_fourth);
+    return _mm512_test_epi8_mask(errors, errors);
+}
+
+/*
+ * wj_string_skip_avx2's loop, 64 bytes a block, and the last bytes too:
+ * the block past them reads as zeros, which are controls, so it stops
+ * there at the latest; an escape or a UTF-8 sequence that the zeros cut
+ * short fails its check and stops where it begins, for the parser's loop.
+ */
+WJ_AVX512BW size_t wj_string_skip_avx512(const unsigned char *s, size_t i,
+                                         size_t len, uint8_t *flags)
+{
+    const size_t from = i;
+    uint64_t carry = 0;     /* s[i] is escaped */
+    uint64_t escaped = 0;   /* the escaped bytes of the block before */
+    uint64_t high_tail = 0; /* the block before ended with bytes >= 0x80 */
+    uint8_t f = 0;
+
+    while (i < len) {
+        size_t n = len - i;
+        __m512i v = _mm512_maskz_loadu_epi8(first_bits(n), s + i);
+        uint64_t quotes = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+        uint64_t backslashes =
+            _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+        uint64_t high = _mm512_movepi8_mask(v);
+        uint64_t controls = _mm512_cmplt_epu8_mask(v, _mm512_set1_epi8(0x20));
+        uint64_t first_escaped = carry;
+        uint64_t e = backslashes | carry
+                         ? wj_escaped_bytes64(backslashes, &carry)
+                         : 0;
+        uint64_t stops = (quotes & ~e) | controls, rewritten = 0, take;
+        if (e) {
+            uint64_t simple, bad, u;
+            escape_letters64(v, &simple, &rewritten);
+            u = passing_u_escapes64(v, e & ~first_escaped);
+            bad = e & ~simple & ~u;
+            if (bad & first_escaped)
+                return i - 1;
+            stops |= bad >> 1;
+            rewritten = (rewritten & e) | u;
+        }
+        if ((high | high_tail) && utf8_errors64(s + i, n, v))
+            return loop_start(s, from, i, first_escaped != 0,
+                              (uint32_t)(escaped >> 63));
+        /* the bytes before the first stop go by; their flags count */
+        take = stops ? ((uint64_t)1 << __builtin_ctzll(stops)) - 1 : ~0ull;
+        if (backslashes & take)
+            f |= WJ_STR_ESCAPED;
+        if (rewritten & take)
+            f |= WJ_STR_REWRITE;
+        if (high & take) {
+            uint64_t after_escape = e << 1 | escaped >> 63;
+            if (after_escape & take &
+                _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8(
+                                              (char)WJ_UTF8_MARK_LEAD)))
+                f |= WJ_STR_REWRITE;
+            if (_mm512_cmpge_epu8_mask(
+                    v, _mm512_set1_epi8((char)WJ_UTF8_UTF16_ORDER_LEAD)) &
+                take)
+                f |= WJ_STR_UTF16;
+        }
+        if (stops) {
+            *flags |= f;
+            return i + (size_t)__builtin_ctzll(stops);
+        }
+        escaped = e;
+        high_tail = high >> 61;
+        i += 64;
+    }
+    *flags |= f;
+    return loop_start(s, from, i, carry != 0, (uint32_t)(escaped >> 63));
 }
 
 #endif

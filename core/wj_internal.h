@@ -26,7 +26,12 @@
  * one, else the best it has below it.  Decided once, at the first call;
  * every SIMD dispatch in the core reads this one decision.
  */
-enum { WJ_SIMD_SCALAR = 1, WJ_SIMD_SSE2 = 2, WJ_SIMD_AVX2 = 3 };
+enum {
+    WJ_SIMD_SCALAR = 1,
+    WJ_SIMD_SSE2 = 2,
+    WJ_SIMD_AVX2 = 3,
+    WJ_SIMD_AVX512 = 4 /* AVX2, and the parser's strings 64 bytes a step */
+};
 /* Hidden, so that the loops reach these directly, not through the GOT. */
 #if defined(__GNUC__) || defined(__clang__)
 #define WJ_HIDDEN __attribute__((visibility("hidden")))
@@ -45,14 +50,14 @@ static inline int wj_simd(void)
 }
 /*
  * The loops ask without deciding, in one compare: WJ_AVX2_ON is true once
- * AVX2 is chosen; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
+ * AVX2 (or AVX-512) is chosen; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
  * a 16-byte step tests the bytes left against it instead of against 16.
  * Until decided both say scalar, never a faster path; the entries that
  * reach those loops (wj_doc_parse, the text writers) decide first.
  */
 extern WJ_HIDDEN _Atomic size_t wj_simd_block16;
 #define WJ_AVX2_ON                                                             \
-    (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) ==            \
+    (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) >=            \
      WJ_SIMD_AVX2)
 #define WJ_BLOCK16 atomic_load_explicit(&wj_simd_block16, memory_order_relaxed)
 

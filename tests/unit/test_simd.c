@@ -4,19 +4,20 @@
  * chooses the path.
  *
  *   test_simd              strings with an escape, a quote or a UTF-8
- *                          character at every offset of a 16- and a 32-byte
- *                          block, through the parser and each writer, on
- *                          every path this processor has (the test sets the
- *                          core's one decision, cpu.c, itself): each path's
- *                          bytes against the others' and against the bytes
- *                          the rule below writes.
+ *                          character at every offset of a 16-, a 32- and a
+ *                          64-byte block, through the parser and each
+ *                          writer, on every path this processor has (the
+ *                          test sets the core's one decision, cpu.c,
+ *                          itself): each path's bytes against the others'
+ *                          and against the bytes the rule below writes.
  *   test_simd --path P     the path the core chose is P (scalar, sse2,
- *                          avx2) capped by what the processor has; any
- *                          other P: the fastest it has.  Run with
+ *                          avx2; sha: avx2) capped by what the processor
+ *                          has; any other P: the fastest it has.  Run with
  *                          WIREJSON_SIMD=P.
  */
 #include "check.h"
 #include "escape_policy.h"
+#include "sha256_multi.h"
 #include "simd.h"
 #include "wj_internal.h"
 
@@ -27,6 +28,8 @@ static int best_path(void)
 {
 #if defined(__x86_64__)
     __builtin_cpu_init();
+    if (wj_cpu_has_avx512())
+        return WJ_SIMD_AVX512;
     if (__builtin_cpu_supports("avx2"))
         return WJ_SIMD_AVX2;
     return __builtin_cpu_supports("sse2") ? WJ_SIMD_SSE2 : WJ_SIMD_SCALAR;
@@ -41,7 +44,9 @@ static int path_named(const char *name)
         return WJ_SIMD_SCALAR;
     if (strcmp(name, "sse2") == 0)
         return WJ_SIMD_SSE2;
-    return WJ_SIMD_AVX2; /* avx2, and anything else: no cap */
+    if (strcmp(name, "avx2") == 0 || strcmp(name, "sha") == 0)
+        return WJ_SIMD_AVX2;
+    return WJ_SIMD_AVX512; /* avx512, and anything else: no cap */
 }
 
 /* A piece of a string: as a JSON literal's body has it, and the code
@@ -161,8 +166,8 @@ static size_t expected(const uint32_t *cps, size_t n, int canonical, char *o)
 
 /* One rendering of every path, compared with the rule's bytes. */
 typedef struct outputs {
-    char bytes[3][MAX_OUT];
-    size_t len[3];
+    char bytes[WJ_SIMD_AVX512][MAX_OUT];
+    size_t len[WJ_SIMD_AVX512];
 } outputs;
 
 static void compare(const char *what, const piece *pc, size_t at,
@@ -241,15 +246,25 @@ static void render(outputs *o, int path, const char *doc, size_t len,
 }
 
 /* The piece at offset `at` of a string of filler (the filler's bytes
- * differ from block to block, so a block's bytes are never all alike). */
-static void boundaries(const piece *pc, size_t at, int n_paths)
+ * differ from block to block, so a block's bytes are never all alike).
+ * With `lead`, the string opens with a \t: the parser's block scan then
+ * starts right after it, and the piece falls at every offset of its
+ * 64-byte blocks too, in a whole block or in the last one. */
+static void boundaries(const piece *pc, size_t at, int n_paths, int lead)
 {
-    char body[160], doc[400], raw[160], want[MAX_OUT], want_doc[MAX_OUT];
-    uint32_t cps[160];
+    char body[256], doc[600], raw[256], want[MAX_OUT], want_doc[MAX_OUT];
+    uint32_t cps[256];
     size_t body_len = 0, raw_len = 0, n_cps = 0, k, want_len, doc_len;
+    size_t filler_after = lead ? 100 : 40;
     outputs got;
     int path, canonical, width;
 
+    if (lead) {
+        memcpy(body, "\\t", 2);
+        body_len = 2;
+        raw[raw_len++] = '\t';
+        cps[n_cps++] = '\t';
+    }
     for (k = 0; k < at; k++)
         body[body_len++] = raw[raw_len++] = (char)(cps[n_cps++] = (uint32_t)('a' + k % 26));
     memcpy(body + body_len, pc->json, strlen(pc->json));
@@ -258,7 +273,7 @@ static void boundaries(const piece *pc, size_t at, int n_paths)
         cps[n_cps++] = pc->cps[k];
         raw_len += put_utf8(raw + raw_len, pc->cps[k]);
     }
-    for (k = 0; k < 40; k++)
+    for (k = 0; k < filler_after; k++)
         body[body_len++] = raw[raw_len++] = (char)(cps[n_cps++] = (uint32_t)('A' + k % 26));
 
     for (canonical = 0; canonical <= 1; canonical++) {
@@ -365,7 +380,9 @@ int main(int argc, char **argv)
     nibble_tables_agree();
 #endif
     for (p = 0; p < sizeof pieces / sizeof *pieces; p++)
-        for (at = 0; at < 70; at++)
-            boundaries(&pieces[p], at, best);
+        for (at = 0; at < 70; at++) {
+            boundaries(&pieces[p], at, best, 0);
+            boundaries(&pieces[p], at, best, 1);
+        }
     return check_report("test_simd");
 }
