@@ -92,14 +92,23 @@ static inline const unsigned char *lane_block(lane *l)
     return b;
 }
 
+/* The digest's bytes: the state's words, big-endian.  A word at a time
+ * where the machine is little-endian: byte by byte, the compiler built the
+ * digest on the stack and read it back whole, a stalled store forward for
+ * every message. */
 static inline void put_digest(const uint32_t st[8], unsigned char *out)
 {
     int k;
     for (k = 0; k < 8; k++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint32_t word = __builtin_bswap32(st[k]);
+        memcpy(out + 4 * k, &word, 4);
+#else
         out[4 * k] = (unsigned char)(st[k] >> 24);
         out[4 * k + 1] = (unsigned char)(st[k] >> 16);
         out[4 * k + 2] = (unsigned char)(st[k] >> 8);
         out[4 * k + 3] = (unsigned char)st[k];
+#endif
     }
 }
 
