@@ -7,7 +7,8 @@
  * so these loops only decode.  Raw bytes between escapes cannot hold anything
  * either rendering escapes: runs up to the next backslash or the closing
  * quote are found and copied in the same pass, 32 bytes at a time where the
- * processor has AVX2 (checked at run time), else 16.
+ * processor has AVX2 (checked at run time), 64 where it has AVX-512 BW,
+ * else 16.
  *
  * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
  * a schema's bytes) is checked and escaped by the same rules in one pass
@@ -262,6 +263,89 @@ WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
 {
     return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
 }
+
+#define WJ_AVX512BW __attribute__((target("avx512f,avx512bw")))
+
+/* Bit k set when byte k of v is one of the n bytes of set. */
+WJ_AVX512BW static inline uint64_t bytes_in64(__m512i v, const char *set,
+                                              int n)
+{
+    uint64_t m = 0;
+    int k;
+    for (k = 0; k < n; k++)
+        m |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(set[k]));
+    return m;
+}
+
+/* copy_body_blocks, 64 bytes at a time (AVX-512 BW): the same stops, the
+ * same rule where the blocks end. */
+WJ_AVX512BW static inline __attribute__((always_inline)) size_t
+copy_body_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
+                   const kept_escapes *kept, int wire)
+{
+    const size_t from = i;
+    char *out = buf->ptr + buf->len;
+    size_t room = buf->cap - buf->len; /* the buffer's, read once */
+    size_t blocks = (limit - i < room ? limit - i : room) / 64;
+    uint64_t carry = 0, e = 0; /* the block's first byte is escaped; the
+                                  escaped bytes of the block before */
+
+    for (; blocks > 0; blocks--) {
+        __m512i v = _mm512_loadu_si512(s + i);
+        uint64_t q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+        uint64_t b = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+        uint64_t before = e; /* the previous block's */
+        uint64_t stops;      /* bit k: stop at byte k */
+        unsigned early = 0;  /* bit j: stop at byte j - 3 (the block before) */
+        _mm512_storeu_si512(out, v);
+        e = b | carry ? wj_escaped_bytes64(b, &carry) : 0;
+        stops = q & ~e;
+        if (e) {
+            uint64_t other = e & ~bytes_in64(v, kept->bytes, kept->n);
+            uint64_t escaped_two_back = e << 2 | before >> 62;
+            /* at the backslash; or, after a kept escape, at that one's */
+            uint64_t one_back = other & ~escaped_two_back;
+            uint64_t three_back = other & escaped_two_back;
+            stops |= one_back >> 1 | three_back >> 3;
+            early |= (unsigned)(one_back << 2 | three_back) & 7;
+        }
+        if (wire && (e | before >> 63)) {
+            uint64_t two_back =
+                _mm512_cmpge_epu8_mask(
+                    v, _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD)) &
+                (e << 1 | before >> 63);
+            stops |= two_back >> 2;
+            early |= (unsigned)(two_back << 1) & 7;
+        }
+        if (early | stops) {
+            i += early ? (size_t)__builtin_ctz(early) - 3
+                       : (size_t)__builtin_ctzll(stops);
+            buf->len += i - from;
+            return i;
+        }
+        i += 64;
+        out += 64;
+    }
+    if (carry) /* an escape the blocks end inside, perhaps after another */
+        i -= e >> 62 & 1 ? 3 : 1;
+    else if (e >> 63) /* a kept escape: what follows it is not known yet */
+        i -= 2;
+    buf->len += i - from;
+    return i;
+}
+
+WJ_AVX512BW static size_t copy_wire_body_avx512(wj_buf *buf, const char *s,
+                                                size_t i, size_t limit)
+{
+    return copy_body_blocks64(buf, s, i, limit, &wire_kept, 1);
+}
+
+WJ_AVX512BW static size_t copy_canonical_body_avx512(wj_buf *buf,
+                                                     const char *s, size_t i,
+                                                     size_t limit)
+{
+    return copy_body_blocks64(buf, s, i, limit, &canonical_kept, 0);
+}
 #endif
 
 /* copy_run for the body of a literal that the writers re-escape (wire: the
@@ -271,6 +355,12 @@ static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
                         int wire)
 {
 #if WJ_HAVE_AVX2_PATH
+    if (limit - i >= 64 && WJ_AVX512_ON) {
+        i = wire ? copy_wire_body_avx512(buf, s, i, limit)
+                 : copy_canonical_body_avx512(buf, s, i, limit);
+        if (i < limit && (s[i] == '\\' || s[i] == '"'))
+            return i;
+    }
     if (limit - i >= 32 && WJ_AVX2_ON) {
         i = wire ? copy_wire_body_avx2(buf, s, i, limit)
                  : copy_canonical_body_avx2(buf, s, i, limit);

@@ -50,7 +50,7 @@ static inline int wj_simd(void)
 }
 /*
  * The loops ask without deciding, in one compare: WJ_AVX2_ON is true once
- * AVX2 (or AVX-512) is chosen; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
+ * AVX2 (or AVX-512) is chosen, WJ_AVX512_ON once AVX-512 is; WJ_BLOCK16 is 16 once SSE2 or AVX2 is, else SIZE_MAX, and
  * a 16-byte step tests the bytes left against it instead of against 16.
  * Until decided both say scalar, never a faster path; the entries that
  * reach those loops (wj_doc_parse, the text writers) decide first.
@@ -59,6 +59,9 @@ extern WJ_HIDDEN _Atomic size_t wj_simd_block16;
 #define WJ_AVX2_ON                                                             \
     (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) >=            \
      WJ_SIMD_AVX2)
+#define WJ_AVX512_ON                                                           \
+    (atomic_load_explicit(&wj_simd_chosen, memory_order_relaxed) ==            \
+     WJ_SIMD_AVX512)
 #define WJ_BLOCK16 atomic_load_explicit(&wj_simd_block16, memory_order_relaxed)
 
 /* ------------------------------------------------------------- allocation */
