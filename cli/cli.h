@@ -48,8 +48,9 @@ typedef struct cli_options {
 
 /* ---------------------------------------------------------------- output */
 
-/* True when fn's results never hold a line break (digests, integers), so
- * --format lines need not look for one (run.c). */
+/* True when fn's results never hold a line break (compact JSON, whose
+ * strings escape theirs; digests; integers), so --format lines need not
+ * look for one (run.c): only raw bodies and plain texts may. */
 int cli_result_one_line(const wj_function *fn);
 
 /* Prints "wirejson: " and the message on stderr. */

@@ -72,7 +72,16 @@ typedef struct pool {
 
 int cli_result_one_line(const wj_function *fn)
 {
-    return fn->result == WJ_RESULT_DIGEST || fn->result == WJ_RESULT_INTEGER;
+    switch (fn->result) {
+    case WJ_RESULT_JSON:
+    case WJ_RESULT_DIGEST:
+    case WJ_RESULT_INTEGER:
+    case WJ_RESULT_DIGESTS:
+    case WJ_RESULT_TEXTS: return 1;
+    case WJ_RESULT_BODY:
+    case WJ_RESULT_TEXT: break;
+    }
+    return 0;
 }
 
 static block *slot(pool *p, uint64_t seq)
