@@ -35,8 +35,29 @@ int wj_cpu_has_sha(void)
         return 0;
     return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
 }
+
+/* AVX-512F and BW and the operating system saving the 512-bit registers (XCR0
+ * bits 1, 2, 5, 6, 7). */
+int wj_cpu_has_avx512(void)
+{
+    unsigned a, b, c, d, lo, hi;
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx512f") ||
+        !__builtin_cpu_supports("avx512bw"))
+        return 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) /* OSXSAVE */
+        return 0;
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return (lo & 0xE6) == 0xE6;
+}
 #else
 int wj_cpu_has_sha(void)
+{
+    return 0;
+}
+
+int wj_cpu_has_avx512(void)
 {
     return 0;
 }

@@ -264,8 +264,6 @@ WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
     return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
 }
 
-#define WJ_AVX512BW __attribute__((target("avx512f,avx512bw")))
-
 /* Bit k set when byte k of v is one of the n bytes of set. */
 WJ_AVX512BW static inline uint64_t bytes_in64(__m512i v, const char *set,
                                               int n)

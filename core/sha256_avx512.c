@@ -16,6 +16,7 @@
  */
 #include "sha256_lanes.h"
 #include "sha256_multi.h"
+#include "simd.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -24,9 +25,7 @@
 #include <immintrin.h>
 
 #define LANES 16
-#define WJ_AVX512 __attribute__((target("avx512f,avx512bw")))
-#define WJ_AVX512_INLINE                                                       \
-    __attribute__((target("avx512f,avx512bw"), always_inline)) inline
+#define WJ_AVX512_INLINE WJ_AVX512BW __attribute__((always_inline)) inline
 
 /* vpternlogd truth tables (a, b, c the three operands in order). */
 #define XOR3 0x96 /* a ^ b ^ c */
@@ -101,7 +100,7 @@ static WJ_AVX512_INLINE void transpose(const unsigned char *const *block,
 
 /* One block of each lane: state[v][lane] the working variable v, block[l]
  * lane l's 64 bytes. */
-static WJ_AVX512 void blocks16(uint32_t state[8][LANES],
+static WJ_AVX512BW void blocks16(uint32_t state[8][LANES],
                                const unsigned char *const *block)
 {
     __m512i w[16], a, b, c, d, e, f, g, h;
@@ -188,31 +187,10 @@ void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
     }
 }
 
-/* AVX-512F and BW and the operating system saving the 512-bit registers (XCR0
- * bits 1, 2, 5, 6, 7). */
-int wj_cpu_has_avx512(void)
-{
-    unsigned a, b, c, d, lo, hi;
-    __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx512f") ||
-        !__builtin_cpu_supports("avx512bw"))
-        return 0;
-    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-    if (!(c & (1u << 27))) /* OSXSAVE */
-        return 0;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return (lo & 0xE6) == 0xE6;
-}
 #else
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
                            size_t n, unsigned char *out)
 {
     (void)msg, (void)len, (void)n, (void)out;
-}
-
-int wj_cpu_has_avx512(void)
-{
-    return 0;
 }
 #endif

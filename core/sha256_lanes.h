@@ -47,6 +47,13 @@ typedef struct lane {
     unsigned char tail[128];
 } lane;
 
+/* The blocks a message's padded tail takes (§5.1.1): its last partial
+ * block, 0x80 and the 8-byte length, in one block or two. */
+static inline unsigned tail_blocks(size_t len)
+{
+    return len % 64 < 56 ? 1 : 2;
+}
+
 static inline void lane_start(lane *l, const unsigned char *msg, size_t len,
                               size_t which)
 {
@@ -54,7 +61,7 @@ static inline void lane_start(lane *l, const unsigned char *msg, size_t len,
     l->whole = len / 64;
     l->len = len;
     l->msg = which;
-    l->tail_left = len % 64 < 56 ? 1 : 2;
+    l->tail_left = tail_blocks(len);
     l->tail_at = 0;
 }
 

@@ -266,7 +266,7 @@ static void sha_ni_pairs(int path, const unsigned char *const *msg,
 /* The 64-byte blocks a message takes, its padding (§5.1.1) included. */
 static size_t blocks_of(size_t len)
 {
-    return len / 64 + (len % 64 < 56 ? 1 : 2);
+    return len / 64 + tail_blocks(len);
 }
 
 /*

@@ -35,8 +35,8 @@ void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
 int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
                       const size_t *len, size_t n, unsigned char *out);
 
-/* Whether the processor has the SHA extensions and SSE4.1 (cpu.c), and
- * AVX-512F and BW with the operating system's support (sha256_avx512.c). */
+/* Whether the processor has the SHA extensions and SSE4.1, and AVX-512F
+ * and BW with the operating system's support (cpu.c). */
 int wj_cpu_has_sha(void);
 int wj_cpu_has_avx512(void);
 

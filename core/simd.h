@@ -19,6 +19,7 @@
 #include <immintrin.h>
 #define WJ_HAVE_AVX2_PATH 1
 #define WJ_AVX2 __attribute__((target("avx2")))
+#define WJ_AVX512BW __attribute__((target("avx512f,avx512bw")))
 
 /*
  * The bytes of a 64-byte block that a backslash escapes, given the

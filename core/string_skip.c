@@ -279,8 +279,6 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
 
 /* ------------------------------------------------- 64 bytes at a time */
 
-#define WJ_AVX512BW __attribute__((target("avx512f,avx512bw")))
-
 /* A 16-byte table (the first half of one above) in each of the four
  * lanes of a 64-byte shuffle. */
 WJ_AVX512BW static inline __m512i table64(const unsigned char *table)
