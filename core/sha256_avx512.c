@@ -11,8 +11,9 @@
  * with the Downfall mitigation).  A lane whose message ends hands its
  * digest out and takes the next message; lanes with nothing left hash a
  * block of zeros whose result is dropped.  Between blocks the state lives
- * in memory, one row of 16 words a variable, so that a lane is reset or
- * read with plain stores.
+ * in memory, one row of 16 words a variable, so that a lane is read with
+ * plain loads; a lane that starts a message gets the initial hash value by
+ * a mask in the block's first loads.
  */
 #include "sha256_lanes.h"
 #include "sha256_multi.h"
@@ -98,10 +99,22 @@ static WJ_AVX512_INLINE void transpose(const unsigned char *const *block,
     }
 }
 
+/* The lanes in fresh start a message: their state the initial hash value
+ * (FIPS 180-4 §5.3.3), a row at a time. */
+static WJ_AVX512BW void state_start(uint32_t state[8][LANES], __mmask16 fresh)
+{
+    int v;
+    for (v = 0; v < 8; v++)
+        _mm512_storeu_si512(
+            state[v],
+            _mm512_mask_blend_epi32(fresh, _mm512_loadu_si512(state[v]),
+                                    _mm512_set1_epi32((int)wj_sha256_h0[v])));
+}
+
 /* One block of each lane: state[v][lane] the working variable v, block[l]
  * lane l's 64 bytes. */
 static WJ_AVX512BW void blocks16(uint32_t state[8][LANES],
-                               const unsigned char *const *block)
+                                 const unsigned char *const *block)
 {
     __m512i w[16], a, b, c, d, e, f, g, h;
     int t;
@@ -149,40 +162,54 @@ static WJ_AVX512BW void blocks16(uint32_t state[8][LANES],
 #undef ADD_BACK
 }
 
+/*
+ * The lanes' bookkeeping goes by masks of 16 bits: `fresh`, the lanes that
+ * start a message this step; `idle`, those left without one at the end of
+ * the batch, which hash a block of zeros whose result is dropped.  A lane's
+ * step takes its block without a branch (lane_block), and only the lanes
+ * whose message ends are visited after it.
+ */
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
                            size_t n, unsigned char *out)
 {
     static const unsigned char zeros[64];
     lane lane_of[LANES];
-    int busy[LANES] = {0};
-    uint32_t state[8][LANES];
+    uint32_t state[8][LANES] = {{0}}; /* idle lanes' rows are read too */
     const unsigned char *block[LANES];
-    size_t taken = 0, active = 0;
+    unsigned need = 0xFFFF, idle = 0; /* need: lanes without a message */
+    size_t taken = 0;
     int l, v;
 
     for (;;) {
-        for (l = 0; l < LANES; l++) {
-            if (!busy[l] && taken < n) {
-                lane_start(&lane_of[l], msg[taken], len[taken], taken);
-                for (v = 0; v < 8; v++)
-                    state[v][l] = wj_sha256_h0[v];
-                busy[l] = 1;
-                taken++, active++;
-            }
-            block[l] = busy[l] ? lane_block(&lane_of[l]) : zeros;
-        }
-        if (active == 0)
-            return;
-        blocks16(state, block);
-        for (l = 0; l < LANES; l++) {
-            uint32_t st[8];
-            if (!busy[l] || lane_of[l].whole || lane_of[l].tail_left)
+        unsigned fresh = 0, done = 0;
+        for (; need; need &= need - 1) {
+            l = __builtin_ctz(need);
+            if (taken == n) {
+                idle |= 1u << l;
+                block[l] = zeros;
                 continue;
+            }
+            lane_start(&lane_of[l], msg[taken], len[taken], taken);
+            taken++;
+            fresh |= 1u << l;
+        }
+        if (idle == 0xFFFF)
+            return;
+        for (l = 0; l < LANES; l++) {
+            if (idle >> l & 1)
+                continue;
+            block[l] = lane_block(&lane_of[l]);
+            done |= (unsigned)(lane_of[l].left == 0) << l;
+        }
+        if (fresh)
+            state_start(state, (__mmask16)fresh);
+        blocks16(state, block);
+        for (need = done; done; done &= done - 1) {
+            uint32_t st[8];
+            l = __builtin_ctz(done);
             for (v = 0; v < 8; v++)
                 st[v] = state[v][l];
             put_digest(st, out + 32 * lane_of[l].msg);
-            busy[l] = 0;
-            active--;
         }
     }
 }

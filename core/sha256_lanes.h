@@ -33,16 +33,18 @@ static const uint32_t wj_sha256_h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
                                0xa54ff53a, 0x510e527f, 0x9b05688c,
                                0x1f83d9ab, 0x5be0cd19};
 
-/* One message in a lane: its whole blocks still to hash, then the padded
- * tail (the last partial block, 0x80, zeros, the bit length), built when
- * the whole blocks are done: reading the message's last bytes at the start
- * would miss the cache that hashing it in order warms. */
+/* One message in a lane: its whole blocks, then its padded tail (the last
+ * partial block, 0x80, zeros, the bit length).  The tail is built when the
+ * whole blocks are done: reading the message's last bytes at the start
+ * would miss the cache that hashing it in order warms.  Lanes end their
+ * messages at no pattern a predictor could learn, so a step takes a lane's
+ * block by selects, with one branch a message (building the tail). */
 typedef struct lane {
     const unsigned char *next; /* the next whole block of the message */
     size_t whole;              /* whole blocks left at next */
     size_t len;                /* the message's length */
-    unsigned tail_left;        /* tail blocks left (1 or 2, then 0) */
-    unsigned tail_at;          /* the next tail block's offset in tail */
+    size_t left;               /* blocks left, the tail's too (0: done) */
+    size_t tail_at;            /* the next tail block's offset in tail */
     size_t msg;                /* which message (its digest's slot) */
     unsigned char tail[128];
 } lane;
@@ -60,17 +62,20 @@ static inline void lane_start(lane *l, const unsigned char *msg, size_t len,
     l->next = msg;
     l->whole = len / 64;
     l->len = len;
-    l->msg = which;
-    l->tail_left = tail_blocks(len);
+    l->left = l->whole + tail_blocks(len);
     l->tail_at = 0;
+    l->msg = which;
 }
 
 /* Writes the padded tail; l->next is at the message's last partial block. */
 static inline void lane_tail(lane *l)
 {
     size_t rest = l->len % 64, bits = l->len * 8, k;
-    size_t end = 64 * (size_t)l->tail_left;
-    memset(l->tail, 0, end);
+    size_t end = 64 * (size_t)tail_blocks(l->len);
+    /* a block at a time: a constant size is stored inline */
+    memset(l->tail, 0, 64);
+    if (end > 64)
+        memset(l->tail + 64, 0, 64);
     if (rest)
         memcpy(l->tail, l->next, rest);
     l->tail[rest] = 0x80;
@@ -78,24 +83,18 @@ static inline void lane_tail(lane *l)
         l->tail[end - 1 - k] = (unsigned char)(bits >> (8 * k));
 }
 
-/* The lane's next block, or NULL when its message is done (whole and
- * tail_left both 0). */
+/* The lane's next block; its message is done when l->left is 0 after it. */
 static inline const unsigned char *lane_block(lane *l)
 {
+    size_t in_tail = l->whole == 0;
     const unsigned char *b;
-    if (l->whole) {
-        b = l->next;
-        l->next += 64;
-        l->whole--;
-        return b;
-    }
-    if (!l->tail_left)
-        return NULL;
-    if (l->tail_at == 0)
+    if (in_tail && l->tail_at == 0)
         lane_tail(l);
-    b = l->tail + l->tail_at;
-    l->tail_at += 64;
-    l->tail_left--;
+    b = in_tail ? l->tail + l->tail_at : l->next;
+    l->next += 64 * !in_tail;
+    l->tail_at += 64 * in_tail;
+    l->whole -= !in_tail;
+    l->left--;
     return b;
 }
 

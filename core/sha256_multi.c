@@ -181,7 +181,7 @@ static WJ_SHA void many_sha_ni(int lanes, const unsigned char *const *msg,
          * into the slot. */
         for (s = busy - 1; s >= 0; s--) {
             lane *l = &lane_of[s];
-            if (l->whole || l->tail_left)
+            if (l->left)
                 continue;
             state_digest(abef[s], cdgh[s], out + 32 * l->msg);
             busy--;
