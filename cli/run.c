@@ -68,6 +68,9 @@ typedef struct pool {
     uint64_t n_failed;
     char *first_fail;
     char *quoted_member; /* --member NAME as a JSON string, for messages */
+    /* --format lines, a batched function of JSON results: long records
+     * are rendered straight into their block's output (render_direct) */
+    int direct;
 } pool;
 
 int cli_result_one_line(const wj_function *fn)
@@ -343,6 +346,83 @@ static int flush_batch(pool *p, block *b, batch_room *br)
     return 0;
 }
 
+/* Records at least this long are rendered straight into the block's output
+ * when the pool's direct is set: one call of the batch entry point each
+ * costs less than the copy of so long a text; shorter ones go many to a
+ * call and are copied. */
+#define DIRECT_BYTES 4096
+
+/* The allocator of a call rendering into a block's output (ctx: its
+ * wk_buf): a realloc of the output's bytes grows the wk_buf, all of its
+ * room kept (the call's bytes may reach its end); the call's other memory
+ * is the C library's. */
+static void *direct_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void direct_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static void *direct_realloc(void *ctx, void *ptr, size_t size)
+{
+    wk_buf *out = ctx;
+    size_t len = out->len;
+    if (!ptr || ptr != out->ptr)
+        return realloc(ptr, size);
+    if (size <= out->cap)
+        return out->ptr;
+    out->len = out->cap;
+    if (wk_buf_reserve(out, size - out->cap)) {
+        out->len = len;
+        return NULL;
+    }
+    out->len = len;
+    return out->ptr;
+}
+
+/* Record r (its na arguments in args) through the batch entry point,
+ * rendered at the end of b->out, then its line break: the text is not
+ * copied.  0, or -1 when the block stops. */
+static int render_direct(pool *p, block *b, size_t r, const wj_arg *args,
+                         size_t na)
+{
+    const wj_function *fn = p->o->fn;
+    wj_alloc mem = {direct_malloc, direct_realloc, direct_free, &b->out,
+                    NULL};
+    wj_batch_out out;
+    wj_batch_row row;
+    wj_error err;
+    size_t at = b->out.len;
+    /* the output's pointer is never NULL, so no other realloc is taken
+     * for the output's */
+    if (wk_buf_reserve(&b->out, 1))
+        return put_record(p, b, r, NULL, 0, 1, NULL, 1);
+    out.ptr = b->out.ptr;
+    out.len = at;
+    out.cap = b->out.cap;
+    if (wj_function_call_batch(fn, args, na, 1, &mem, &out, &row, &err) !=
+        WJ_OK)
+        return put_record(p, b, r, NULL, 0, 1,
+                          wj_error_message(&err, fn->name, NULL, NULL), 1);
+    if (row.code != WJ_OK)
+        return put_record(p, b, r, NULL, 0, 1,
+                          wj_error_message(&row.error, fn->name, NULL, NULL),
+                          1);
+    if (row.is_null)
+        return put_record(p, b, r, NULL, 0, 1, NULL, 0);
+    b->out.len = out.len;
+    if (wk_buf_append(&b->out, "\n", 1)) {
+        b->out.len = at;
+        return put_record(p, b, r, NULL, 0, 1, NULL, 1);
+    }
+    return 0;
+}
+
 /* work_function for the functions batch_pays: records gathered BATCH_ROWS
  * at a time (a run of records with as many arguments each), a record whose
  * arguments fail answered in its place after the ones before it. */
@@ -359,6 +439,12 @@ static void work_batched(pool *p, block *b, batch_room *br)
         if (msg || !room.args) {
             if (flush_batch(p, b, br) ||
                 put_record(p, b, r, NULL, 0, 1, msg, 1))
+                break;
+            continue;
+        }
+        if (p->direct && end - start >= DIRECT_BYTES) {
+            if (flush_batch(p, b, br) ||
+                render_direct(p, b, r, room.args, na))
                 break;
             continue;
         }
@@ -908,6 +994,8 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.nullable = !hooks && (o->on_error_null ||
                             (o->fn->flags & WJ_FN_MAY_BE_NULL));
     p.split_by_workers = o->format != FORMAT_ROWBINARY && !o->chunk_header;
+    p.direct = !hooks && batch_pays(o) && o->format == FORMAT_LINES &&
+               o->fn->result == WJ_RESULT_JSON;
     p.line_file = SIZE_MAX;
     p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
