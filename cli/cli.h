@@ -76,9 +76,8 @@ typedef struct cli_source {
     int gz_pending; /* the last inflate filled its output: it may hold more */
     int gz_padding; /* zero bytes were seen after a member */
     z_stream z;
-    unsigned char *raw; /* compressed bytes read, not yet inflated */
-    size_t raw_cap, raw_pos, raw_len; /* plain: raw[raw_pos..raw_len) comes
-                                         first */
+    unsigned char *raw; /* gzip: compressed bytes read, not yet inflated */
+    size_t raw_cap, raw_len;
     int started; /* the first bytes were looked at */
     uint64_t *progress_bytes; /* bytes read from the file, added as read */
 } cli_source;
