@@ -35,11 +35,15 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress)
         cli_error("%s: %s", name, strerror(errno));
         return -1;
     }
-    if (fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(s->fd, &st) != 0)
+        st.st_mode = 0;
+    if (S_ISDIR(st.st_mode)) {
         cli_error("%s: is a directory", name);
         cli_source_close(s);
         return -1;
     }
+    if (S_ISREG(st.st_mode) && st.st_size > 0)
+        s->size = (uint64_t)st.st_size;
     return 0;
 }
 
@@ -56,6 +60,8 @@ static long read_file(cli_source *s, char *buf, size_t cap, int *status)
             *status = EXIT_USAGE;
             return -1;
         }
+        if (n > 0)
+            s->offset += (uint64_t)n;
         if (n > 0 && s->progress_bytes)
             __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
         return (long)n;
@@ -178,6 +184,13 @@ long cli_source_read(cli_source *s, char *buf, size_t cap, int *status)
     if (cap > (1u << 30))
         cap = 1u << 30;
     return read_file(s, buf, cap, status);
+}
+
+uint64_t cli_source_left(const cli_source *s)
+{
+    if (!s->size || s->gzip)
+        return UINT64_MAX;
+    return s->size > s->offset ? s->size - s->offset : 0;
 }
 
 int cli_source_ready(cli_source *s)

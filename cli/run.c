@@ -26,8 +26,10 @@
 #define BLOCK_BYTES (256 * 1024) /* a block is handed on past this */
 #define READ_BYTES (512 * 1024)  /* at most this much a read */
 /* Each worker's first block is short, read this much at a time, so that
- * all of them start soon after the first bytes come in. */
+ * all of them start soon after the first bytes come in; so are the blocks
+ * of a file's last TAIL_BYTES, so that the workers end together. */
 #define FIRST_BLOCK_BYTES (64 * 1024)
+#define TAIL_BYTES (1024 * 1024)
 /* A block's first room for its records and for their results: before a
  * read, a block holds less than BLOCK_BYTES of records and the start of one
  * more, so only a record of hundreds of KB makes it grow. */
@@ -791,9 +793,10 @@ static int run_file(pool *p, const char *name, size_t index,
     b->file_index = index;
     while (!at_end) {
         long n;
-        int first_blocks = p->submitted < p->o->jobs; /* (only this thread
-                                                       changes it) */
-        size_t want = first_blocks ? FIRST_BLOCK_BYTES : READ_BYTES;
+        int short_blocks = p->submitted < p->o->jobs || /* (only this
+                                                        thread changes it) */
+                           cli_source_left(&src) <= TAIL_BYTES;
+        size_t want = short_blocks ? FIRST_BLOCK_BYTES : READ_BYTES;
         size_t hole = 0;
         if (!cli_source_ready(&src)) {
             /* The input pauses: hand on what was read, to be written as
@@ -927,7 +930,7 @@ static int run_file(pool *p, const char *name, size_t index,
             st = stop_reading(p, b, parsed, name, index, what, NULL);
             goto out;
         }
-        if (parsed >= (first_blocks ? FIRST_BLOCK_BYTES / 2 : BLOCK_BYTES) ||
+        if (parsed >= (short_blocks ? FIRST_BLOCK_BYTES / 2 : BLOCK_BYTES) ||
             (at_end && (parsed || b->n_rec))) {
             if ((st = pass_on(p, &b, parsed)))
                 goto out;
