@@ -76,10 +76,11 @@ typedef struct cli_source {
     int gz_pending; /* the last inflate filled its output: it may hold more */
     int gz_padding; /* zero bytes were seen after a member */
     z_stream z;
-    unsigned char *raw; /* compressed bytes read, not yet inflated */
-    size_t raw_cap, raw_pos, raw_len; /* plain: raw[raw_pos..raw_len) comes
-                                         first */
+    unsigned char *raw; /* gzip: compressed bytes read, not yet inflated */
+    size_t raw_cap, raw_len;
     int started; /* the first bytes were looked at */
+    uint64_t size, offset; /* a regular file's size when opened (0: not a
+                              regular file) and the bytes read from it */
     uint64_t *progress_bytes; /* bytes read from the file, added as read */
 } cli_source;
 
@@ -89,6 +90,10 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress);
 /* Up to cap bytes into buf: > 0 bytes, 0 at the end, -1 on an error (printed;
  * *status is the exit status). */
 long cli_source_read(cli_source *s, char *buf, size_t cap, int *status);
+
+/* The bytes of a plain regular file not read yet (by its size when
+ * opened: a hint), UINT64_MAX when unknown (a pipe, gzip). */
+uint64_t cli_source_left(const cli_source *s);
 
 /* 1 when a read would not wait (bytes are there, or the end). */
 int cli_source_ready(cli_source *s);

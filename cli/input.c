@@ -35,18 +35,15 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress)
         cli_error("%s: %s", name, strerror(errno));
         return -1;
     }
-    if (fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (fstat(s->fd, &st) != 0)
+        st.st_mode = 0;
+    if (S_ISDIR(st.st_mode)) {
         cli_error("%s: is a directory", name);
         cli_source_close(s);
         return -1;
     }
-    s->raw = malloc(RAW_SIZE);
-    if (!s->raw) {
-        cli_error("out of memory");
-        cli_source_close(s);
-        return -1;
-    }
-    s->raw_cap = RAW_SIZE;
+    if (S_ISREG(st.st_mode) && st.st_size > 0)
+        s->size = (uint64_t)st.st_size;
     return 0;
 }
 
@@ -63,6 +60,8 @@ static long read_file(cli_source *s, char *buf, size_t cap, int *status)
             *status = EXIT_USAGE;
             return -1;
         }
+        if (n > 0)
+            s->offset += (uint64_t)n;
         if (n > 0 && s->progress_bytes)
             __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
         return (long)n;
@@ -79,29 +78,40 @@ static long fill(cli_source *s, int *status)
     return n;
 }
 
-/* The first bytes: gzip or not. */
-static int start(cli_source *s, int *status)
+static long read_gzip(cli_source *s, char *buf, size_t cap, int *status);
+
+/* The first read, straight into buf (a plain input is not staged): at
+ * least 2 bytes unless the input is shorter, and when they start with
+ * gzip's magic they move to raw (so at most RAW_SIZE are read here) to be
+ * inflated into buf. */
+static long first_read(cli_source *s, char *buf, size_t cap, int *status)
 {
+    size_t got = 0, want = cap < RAW_SIZE ? cap : RAW_SIZE;
     s->started = 1;
-    while (s->raw_len < 2) {
-        long n = fill(s, status);
+    while (got < 2 && got < want) {
+        long n = read_file(s, buf + got, want - got, status);
         if (n < 0)
             return -1;
         if (n == 0)
             break;
+        got += (size_t)n;
     }
-    if (s->raw_len >= 2 && (unsigned char)s->raw[0] == 0x1f &&
-        (unsigned char)s->raw[1] == 0x8b) {
-        s->gzip = 1;
-        if (inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
-            cli_error("out of memory");
-            *status = EXIT_USAGE;
-            return -1;
-        }
-        s->z.next_in = s->raw;
-        s->z.avail_in = (uInt)s->raw_len;
+    if (got < 2 || (unsigned char)buf[0] != 0x1f ||
+        (unsigned char)buf[1] != 0x8b)
+        return (long)got;
+    s->raw = malloc(RAW_SIZE);
+    if (!s->raw || inflateInit2(&s->z, 16 + MAX_WBITS) != Z_OK) {
+        cli_error("out of memory");
+        *status = EXIT_USAGE;
+        return -1;
     }
-    return 0;
+    s->gzip = 1;
+    s->raw_cap = RAW_SIZE;
+    memcpy(s->raw, buf, got);
+    s->raw_len = got;
+    s->z.next_in = s->raw;
+    s->z.avail_in = (uInt)s->raw_len;
+    return read_gzip(s, buf, cap, status);
 }
 
 static long read_gzip(cli_source *s, char *buf, size_t cap, int *status)
@@ -167,21 +177,20 @@ static long read_gzip(cli_source *s, char *buf, size_t cap, int *status)
 
 long cli_source_read(cli_source *s, char *buf, size_t cap, int *status)
 {
-    if (!s->started && start(s, status) < 0)
-        return -1;
+    if (!s->started)
+        return first_read(s, buf, cap, status);
     if (s->gzip)
         return read_gzip(s, buf, cap, status);
-    if (s->raw_pos < s->raw_len) {
-        size_t n = s->raw_len - s->raw_pos;
-        if (n > cap)
-            n = cap;
-        memcpy(buf, s->raw + s->raw_pos, n);
-        s->raw_pos += n;
-        return (long)n;
-    }
     if (cap > (1u << 30))
         cap = 1u << 30;
     return read_file(s, buf, cap, status);
+}
+
+uint64_t cli_source_left(const cli_source *s)
+{
+    if (!s->size || s->gzip)
+        return UINT64_MAX;
+    return s->size > s->offset ? s->size - s->offset : 0;
 }
 
 int cli_source_ready(cli_source *s)
@@ -189,8 +198,7 @@ int cli_source_ready(cli_source *s)
     struct pollfd pfd;
     if (!s->started || s->eof)
         return 1;
-    if (s->gzip ? s->z.avail_in > 0 || s->gz_pending
-                : s->raw_pos < s->raw_len)
+    if (s->gzip && (s->z.avail_in > 0 || s->gz_pending))
         return 1;
     pfd.fd = s->fd;
     pfd.events = POLLIN;

@@ -25,6 +25,11 @@
 
 #define BLOCK_BYTES (256 * 1024) /* a block is handed on past this */
 #define READ_BYTES (512 * 1024)  /* at most this much a read */
+/* Each worker's first block is short, read this much at a time, so that
+ * all of them start soon after the first bytes come in; so are the blocks
+ * of a file's last TAIL_BYTES, so that the workers end together. */
+#define FIRST_BLOCK_BYTES (64 * 1024)
+#define TAIL_BYTES (1024 * 1024)
 /* A block's first room for its records and for their results: before a
  * read, a block holds less than BLOCK_BYTES of records and the start of one
  * more, so only a record of hundreds of KB makes it grow. */
@@ -68,6 +73,9 @@ typedef struct pool {
     uint64_t n_failed;
     char *first_fail;
     char *quoted_member; /* --member NAME as a JSON string, for messages */
+    /* --format lines, a batched function of JSON results: long records
+     * are rendered straight into their block's output (render_direct) */
+    int direct;
 } pool;
 
 int cli_result_one_line(const wj_function *fn)
@@ -343,6 +351,83 @@ static int flush_batch(pool *p, block *b, batch_room *br)
     return 0;
 }
 
+/* Records at least this long are rendered straight into the block's output
+ * when the pool's direct is set: one call of the batch entry point each
+ * costs less than the copy of so long a text; shorter ones go many to a
+ * call and are copied. */
+#define DIRECT_BYTES 4096
+
+/* The allocator of a call rendering into a block's output (ctx: its
+ * wk_buf): a realloc of the output's bytes grows the wk_buf, all of its
+ * room kept (the call's bytes may reach its end); the call's other memory
+ * is the C library's. */
+static void *direct_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+static void direct_free(void *ctx, void *ptr)
+{
+    (void)ctx;
+    free(ptr);
+}
+
+static void *direct_realloc(void *ctx, void *ptr, size_t size)
+{
+    wk_buf *out = ctx;
+    size_t len = out->len;
+    if (!ptr || ptr != out->ptr)
+        return realloc(ptr, size);
+    if (size <= out->cap)
+        return out->ptr;
+    out->len = out->cap;
+    if (wk_buf_reserve(out, size - out->cap)) {
+        out->len = len;
+        return NULL;
+    }
+    out->len = len;
+    return out->ptr;
+}
+
+/* Record r (its na arguments in args) through the batch entry point,
+ * rendered at the end of b->out, then its line break: the text is not
+ * copied.  0, or -1 when the block stops. */
+static int render_direct(pool *p, block *b, size_t r, const wj_arg *args,
+                         size_t na)
+{
+    const wj_function *fn = p->o->fn;
+    wj_alloc mem = {direct_malloc, direct_realloc, direct_free, &b->out,
+                    NULL};
+    wj_batch_out out;
+    wj_batch_row row;
+    wj_error err;
+    size_t at = b->out.len;
+    /* the output's pointer is never NULL, so no other realloc is taken
+     * for the output's */
+    if (wk_buf_reserve(&b->out, 1))
+        return put_record(p, b, r, NULL, 0, 1, NULL, 1);
+    out.ptr = b->out.ptr;
+    out.len = at;
+    out.cap = b->out.cap;
+    if (wj_function_call_batch(fn, args, na, 1, &mem, &out, &row, &err) !=
+        WJ_OK)
+        return put_record(p, b, r, NULL, 0, 1,
+                          wj_error_message(&err, fn->name, NULL, NULL), 1);
+    if (row.code != WJ_OK)
+        return put_record(p, b, r, NULL, 0, 1,
+                          wj_error_message(&row.error, fn->name, NULL, NULL),
+                          1);
+    if (row.is_null)
+        return put_record(p, b, r, NULL, 0, 1, NULL, 0);
+    b->out.len = out.len;
+    if (wk_buf_append(&b->out, "\n", 1)) {
+        b->out.len = at;
+        return put_record(p, b, r, NULL, 0, 1, NULL, 1);
+    }
+    return 0;
+}
+
 /* work_function for the functions batch_pays: records gathered BATCH_ROWS
  * at a time (a run of records with as many arguments each), a record whose
  * arguments fail answered in its place after the ones before it. */
@@ -359,6 +444,12 @@ static void work_batched(pool *p, block *b, batch_room *br)
         if (msg || !room.args) {
             if (flush_batch(p, b, br) ||
                 put_record(p, b, r, NULL, 0, 1, msg, 1))
+                break;
+            continue;
+        }
+        if (p->direct && end - start >= DIRECT_BYTES) {
+            if (flush_batch(p, b, br) ||
+                render_direct(p, b, r, room.args, na))
                 break;
             continue;
         }
@@ -702,7 +793,11 @@ static int run_file(pool *p, const char *name, size_t index,
     b->file_index = index;
     while (!at_end) {
         long n;
-        size_t want = READ_BYTES, hole = 0;
+        int short_blocks = p->submitted < p->o->jobs || /* (only this
+                                                        thread changes it) */
+                           cli_source_left(&src) <= TAIL_BYTES;
+        size_t want = short_blocks ? FIRST_BLOCK_BYTES : READ_BYTES;
+        size_t hole = 0;
         if (!cli_source_ready(&src)) {
             /* The input pauses: hand on what was read, to be written as
              * soon as it is done. */
@@ -835,7 +930,8 @@ static int run_file(pool *p, const char *name, size_t index,
             st = stop_reading(p, b, parsed, name, index, what, NULL);
             goto out;
         }
-        if (parsed >= BLOCK_BYTES || (at_end && (parsed || b->n_rec))) {
+        if (parsed >= (short_blocks ? FIRST_BLOCK_BYTES / 2 : BLOCK_BYTES) ||
+            (at_end && (parsed || b->n_rec))) {
             if ((st = pass_on(p, &b, parsed)))
                 goto out;
             parsed = 0;
@@ -908,6 +1004,8 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.nullable = !hooks && (o->on_error_null ||
                             (o->fn->flags & WJ_FN_MAY_BE_NULL));
     p.split_by_workers = o->format != FORMAT_ROWBINARY && !o->chunk_header;
+    p.direct = !hooks && batch_pays(o) && o->format == FORMAT_LINES &&
+               o->fn->result == WJ_RESULT_JSON;
     p.line_file = SIZE_MAX;
     p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);

@@ -15,7 +15,12 @@ usage: test_batch.py build/wirejson build/wirejson.so core/wirejson.h
    --on-error null writes NULL and names the first failure with its line,
    --on-error fail writes the records before the first failure and stops
    there with FILE:LINE: message.  -j 1 and -j 2 alike.
-2. --chunk-header with a function of no arguments (wirejson_version):
+2. canonical_json in --format lines renders records of 4 KiB and more
+   straight into the block's output: long and short records mixed, long
+   ones that fail (--on-error null and fail) and one of about 1.5 MB whose
+   result outgrows a block's first buffer give the extension's answers in
+   order.
+3. --chunk-header with a function of no arguments (wirejson_version):
    ClickHouse sends no bytes for such rows, so a header of N is N answers
    without reading a row; 70,000 rows span more than one block.
 """
@@ -101,6 +106,33 @@ def check_batches(db):
             fail("message_digest, one and two fields, -j %d: rc %d %s" % (jobs, rc, err))
 
 
+def check_long_records(db):
+    rows = []
+    for i in range(600):
+        if i % 3 == 0:   # short: batched and copied
+            doc = '{"n":%d,"b":[1.50,"x\\u00e9"]}' % i
+        else:            # 4 KiB and more: rendered in place
+            doc = '{"n":%d,"pad":"%s","a":{"z":null,"y":%d}}' % (i, "p\\u00e9" * (700 + i), i)
+        if i in (4, 299, 301):
+            doc = doc[:-1] + ',}'   # long and malformed
+        rows.append(doc)
+    rows.insert(450, '{"big":[%s]}' % ",".join('{"k":"%d","v":1.0e1}' % k for k in range(80000)))
+    want = [sql_answer(db, "canonical_json", [r]) for r in rows]
+    data = "".join(r + "\n" for r in rows).encode()
+    first = next(i for i, w in enumerate(want) if w[1])
+    for jobs in (1, 2):
+        rc, out, err = run(["canonical_json", "--on-error", "null", "--null", "NULL"], data, jobs)
+        if rc != 0 or out.decode().split("\n")[:-1] != [a if a is not None else "NULL" for a, _ in want]:
+            fail("canonical_json long records -j %d --on-error null: rc %d" % (jobs, rc))
+        if "the first: -:%d: %s" % (first + 1, want[first][1]) not in err:
+            fail("canonical_json long records -j %d --on-error null: %r" % (jobs, err))
+        rc, out, err = run(["canonical_json"], data, jobs)
+        if rc != 1 or out.decode().split("\n")[:-1] != [a for a, _ in want[:first]]:
+            fail("canonical_json long records -j %d --on-error fail: rc %d" % (jobs, rc))
+        if "-:%d: %s" % (first + 1, want[first][1]) not in err:
+            fail("canonical_json long records -j %d --on-error fail: %r" % (jobs, err))
+
+
 def check_no_arguments():
     text = open(HEADER, encoding="utf-8").read()
     version = ".".join(re.search(r"#define WJ_VERSION_%s (\d+)" % k, text).group(1)
@@ -124,6 +156,7 @@ def main():
     db.enable_load_extension(True)
     db.load_extension(os.path.abspath(EXT))
     check_batches(db)
+    check_long_records(db)
     check_no_arguments()
     print("%d failed" % len(FAILS))
     return 1 if FAILS else 0
