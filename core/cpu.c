@@ -19,6 +19,7 @@
 #include "sha256_multi.h"
 #include "wj_internal.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,21 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 
+/* A feature's answer, asked once: CPUID can trap to a hypervisor, far
+ * slower than hashing a block.  *known: 1 yes, -1 no, 0 not asked yet. */
+static int ask_once(_Atomic int *known, int (*ask)(void))
+{
+    int k = atomic_load_explicit(known, memory_order_relaxed);
+    if (!k) {
+        k = ask() ? 1 : -1;
+        atomic_store_explicit(known, k, memory_order_relaxed);
+    }
+    return k > 0;
+}
+
 /* CPUID, as not every compiler's __builtin_cpu_supports knows "sha":
  * SSE4.1 is leaf 1 ECX bit 19, the SHA extensions leaf 7 EBX bit 29. */
-int wj_cpu_has_sha(void)
+static int ask_sha(void)
 {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)))
@@ -36,9 +49,15 @@ int wj_cpu_has_sha(void)
     return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
 }
 
+int wj_cpu_has_sha(void)
+{
+    static _Atomic int known;
+    return ask_once(&known, ask_sha);
+}
+
 /* AVX-512F and BW and the operating system saving the 512-bit registers (XCR0
  * bits 1, 2, 5, 6, 7). */
-int wj_cpu_has_avx512(void)
+static int ask_avx512(void)
 {
     unsigned a, b, c, d, lo, hi;
     __builtin_cpu_init();
@@ -50,6 +69,12 @@ int wj_cpu_has_avx512(void)
     __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     (void)hi;
     return (lo & 0xE6) == 0xE6;
+}
+
+int wj_cpu_has_avx512(void)
+{
+    static _Atomic int known;
+    return ask_once(&known, ask_avx512);
 }
 #else
 int wj_cpu_has_sha(void)

@@ -28,7 +28,6 @@
 #include "sha256_multi.h"
 #include "wj_internal.h"
 
-#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -229,22 +228,6 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
  * on the stack. */
 #define LANE_GROUP 256
 
-#ifdef WJ_HAVE_SHA_PATH
-/* Whether the processor has the SHA extensions, asked once (CPUID can trap
- * to a hypervisor: far slower than hashing a block): 1, -1 no, 0 unknown. */
-static _Atomic int sha_known;
-
-static int has_sha_cached(void)
-{
-    int known = atomic_load_explicit(&sha_known, memory_order_relaxed);
-    if (!known) {
-        known = wj_cpu_has_sha() ? 1 : -1;
-        atomic_store_explicit(&sha_known, known, memory_order_relaxed);
-    }
-    return known > 0;
-}
-#endif
-
 /* Pairs of SHA-NI streams where `path` allows them and the processor has
  * them, an odd one out through libcrypto, whose lone stream is faster than
  * the core's (bench/RESULTS.md); otherwise libcrypto one at a time. */
@@ -252,7 +235,7 @@ static void sha_ni_pairs(int path, const unsigned char *const *msg,
                          const size_t *len, size_t n, unsigned char *out)
 {
 #ifdef WJ_HAVE_SHA_PATH
-    if (n > 1 && path >= WJ_HASH_SHA_NI && has_sha_cached()) {
+    if (n > 1 && path >= WJ_HASH_SHA_NI && wj_cpu_has_sha()) {
         many_sha_ni(SHA_NI_LANES, msg, len, n & ~(size_t)1, out);
         if (n & 1)
             wj_sha256_bytes(msg[n - 1], len[n - 1], out + 32 * (n - 1));

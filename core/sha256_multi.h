@@ -36,7 +36,7 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
                       const size_t *len, size_t n, unsigned char *out);
 
 /* Whether the processor has the SHA extensions and SSE4.1, and AVX-512F
- * and BW with the operating system's support (cpu.c). */
+ * and BW with the operating system's support (cpu.c; asked once). */
 int wj_cpu_has_sha(void);
 int wj_cpu_has_avx512(void);
 
