@@ -322,88 +322,113 @@ rewritten_letters64(__m512i v, int wire)
     return m;
 }
 
+/* Where literal_blocks64 is: the next byte to read and write, whether a
+ * backslash ended the block before (carry) and the kept escapes' letters
+ * there (before), and (wire) whether an escape was the last thing written
+ * before the byte at `in` (after). */
+typedef struct literal_at {
+    size_t in;
+    char *out;
+    uint64_t carry, before, after;
+} literal_at;
+
+/*
+ * One block of literal_blocks64: the n bytes at `at` (64, or fewer before
+ * limit: those by masked loads and stores, which touch nothing past them)
+ * are copied, and at a stop the \u escape there is written as put_u_as_char
+ * writes it.  Returns 0 where the general path must go on.  Inlined with n
+ * a constant for whole blocks.
+ */
+WJ_AVX512BW static inline __attribute__((always_inline)) int
+literal_block64(literal_at *at, const char *s, size_t len, size_t n, int wire)
+{
+    const __m512i quote = _mm512_set1_epi8('"');
+    const __m512i bslash = _mm512_set1_epi8('\\');
+    const __m512i mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
+    const char *in = s + at->in;
+    uint64_t past = 0, e, kept_e = 0, early = 0, stops;
+    size_t p, used, put;
+    __m512i v;
+
+    if (n == 64) {
+        v = _mm512_loadu_si512(in);
+        _mm512_storeu_si512(at->out, v);
+    } else { /* the bytes past limit read as 0 and stop nothing */
+        past = ~(uint64_t)0 << n;
+        v = _mm512_maskz_loadu_epi8(~past, in);
+        _mm512_mask_storeu_epi8(at->out, ~past, v);
+    }
+    e = _mm512_cmpeq_epi8_mask(v, bslash);
+    stops = _mm512_cmpeq_epi8_mask(v, quote);
+    if (e | at->carry) { /* an escape that goes on past limit stops too */
+        uint64_t other;
+        e = wj_escaped_bytes64(e, &at->carry);
+        other = e & (rewritten_letters64(v, wire) | past);
+        kept_e = e & ~other;
+        stops = (stops & ~e) | other >> 1;
+        early = other & 1; /* its backslash ended the block before */
+    }
+    if (wire && (kept_e | at->after))
+        stops |= _mm512_cmpge_epu8_mask(v, mark_lead) &
+                 (kept_e << 1 | at->after);
+    if (!(stops | early)) {
+        at->in += n;
+        at->out += n;
+        at->after = wire && kept_e >> (n - 1) & 1;
+        at->before = kept_e;
+        return 1;
+    }
+    if (early) {
+        at->in--;
+        at->out--;
+        at->after = wire && at->before >> 62 & 1;
+    } else {
+        p = (size_t)__builtin_ctzll(stops);
+        at->after = p ? wire && kept_e >> (p - 1) & 1 : at->after;
+        at->in += p;
+        at->out += p;
+    }
+    at->carry = 0;
+    in = s + at->in;
+    if (in[0] != '\\' || in[1] != 'u' ||
+        !(put = put_u_as_char(at->out, in, len - at->in, (int)at->after,
+                              &used)))
+        return 0;
+    at->in += used;
+    at->out += put;
+    at->after = 0;
+    return 1;
+}
+
 /*
  * The body of a literal from s[i] up to limit, 64 bytes at a time (AVX-512
- * BW), the last fewer than 64 by masked loads and stores that touch nothing
- * past limit: the bytes and the escapes the rendering keeps are copied, the
- * \u escapes that put_u_as_char takes are written as their characters in
- * the same loop.  Returns where the writer's general path goes on: at or
- * past limit, at the closing quote, at an escape written otherwise, or
- * (wire) at a byte >= 0xCC that an escape precedes, perhaps a combining
- * mark.  *after_escape: the last thing written was an escape (wire: read
- * and set).  The output has room for limit - i bytes, and no escape taken
- * here grows.
+ * BW): the bytes and the escapes the rendering keeps are copied, the \u
+ * escapes that put_u_as_char takes are written as their characters in the
+ * same loop.  Returns where the writer's general path goes on: at or past
+ * limit, at the closing quote, at an escape written otherwise, or (wire) at
+ * a byte >= 0xCC that an escape precedes, perhaps a combining mark.
+ * *after_escape: the last thing written was an escape (wire: read and set).
+ * The output has room for limit - i bytes, and no escape taken here grows.
  */
 WJ_AVX512BW static inline __attribute__((always_inline)) size_t
 literal_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
                  size_t len, int wire, int *after_escape)
 {
-    const __m512i quote = _mm512_set1_epi8('"');
-    const __m512i bslash = _mm512_set1_epi8('\\');
-    const __m512i mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
-    char *out = buf->ptr + buf->len;
-    uint64_t after = wire && *after_escape; /* at the block's first byte */
-    uint64_t carry = 0;  /* a backslash ended the block before */
-    uint64_t before = 0; /* the kept escapes' letters of the block before */
-
-    while (i < limit) {
-        size_t n = limit - i < 64 ? limit - i : 64, p, used, put;
-        __m512i v;
-        uint64_t past = 0, e, kept_e = 0, early = 0, stops;
-        if (n == 64) {
-            v = _mm512_loadu_si512(s + i);
-            _mm512_storeu_si512(out, v);
-        } else { /* the bytes past limit read as 0 and stop nothing */
-            past = ~(uint64_t)0 << n;
-            v = _mm512_maskz_loadu_epi8(~past, s + i);
-            _mm512_mask_storeu_epi8(out, ~past, v);
-        }
-        e = _mm512_cmpeq_epi8_mask(v, bslash);
-        stops = _mm512_cmpeq_epi8_mask(v, quote);
-        if (e | carry) { /* an escape that goes on past limit stops too */
-            uint64_t other;
-            e = wj_escaped_bytes64(e, &carry);
-            other = e & (rewritten_letters64(v, wire) | past);
-            kept_e = e & ~other;
-            stops = (stops & ~e) | other >> 1;
-            early = other & 1; /* its backslash ended the block before */
-        }
-        if (wire && (kept_e | after))
-            stops |= _mm512_cmpge_epu8_mask(v, mark_lead) &
-                     (kept_e << 1 | after);
-        if (!(stops | early)) {
-            i += n;
-            out += n;
-            after = wire && kept_e >> (n - 1) & 1;
-            before = kept_e;
-            continue;
-        }
-        if (early) {
-            i--;
-            out--;
-            after = wire && before >> 62 & 1;
-        } else {
-            p = (size_t)__builtin_ctzll(stops);
-            after = p ? wire && kept_e >> (p - 1) & 1 : after;
-            i += p;
-            out += p;
-        }
-        carry = 0;
-        if (s[i] != '\\' || s[i + 1] != 'u' ||
-            !(put = put_u_as_char(out, s + i, len - i, (int)after, &used)))
-            break;
-        i += used;
-        out += put;
-        after = 0;
+    literal_at at = {i, buf->ptr + buf->len, 0, 0, 0};
+    at.after = wire && *after_escape;
+    while (at.in < limit &&
+           (limit - at.in >= 64 ? literal_block64(&at, s, len, 64, wire)
+                                : literal_block64(&at, s, len,
+                                                  limit - at.in, wire)))
+        ;
+    if (at.carry) { /* leave the escape the blocks end inside to the caller */
+        at.in--;
+        at.out--;
+        at.after = wire && at.before >> 62 & 1;
     }
-    if (carry) { /* leave the escape the blocks end inside to the caller */
-        i--;
-        out--;
-        after = wire && before >> 62 & 1;
-    }
-    buf->len = (size_t)(out - buf->ptr);
-    *after_escape = (int)after;
-    return i;
+    buf->len = (size_t)(at.out - buf->ptr);
+    *after_escape = (int)at.after;
+    return at.in;
 }
 
 WJ_AVX512BW static size_t wire_literal_avx512(wj_buf *buf, const char *s,
