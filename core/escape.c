@@ -307,19 +307,55 @@ put_u_as_char(char *out, const char *esc, size_t avail, int marks_escaped,
 }
 
 #if WJ_HAVE_AVX2_PATH
-/* Bit k set when byte k of v is the letter of an escape the rendering
- * (wire, else canonical) writes otherwise: 'u' and the short ones it does
- * not keep (escape_policy.h).  Inlined, so the letters are constants. */
-WJ_AVX512BW static inline __attribute__((always_inline)) uint64_t
-rewritten_letters64(__m512i v, int wire)
+/*
+ * The vectors literal_block64 compares with, made once per call and held
+ * in registers (the compiler would otherwise broadcast each constant again
+ * in every block).  letters: at index b & 15, the letter b of each escape
+ * the rendering writes otherwise ('u' and the short ones it does not keep,
+ * escape_policy.h; their low nibbles differ), at the others a byte no
+ * escape letter is, so one shuffle and one compare tell these letters
+ * among the escapes' letters.
+ */
+typedef struct literal_consts {
+    __m512i quote, bslash, mark_lead, letters;
+} literal_consts;
+
+WJ_AVX512BW static inline __attribute__((always_inline)) literal_consts
+make_literal_consts(int wire)
 {
-    uint64_t m = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('u'));
+    literal_consts c;
+    char t[16];
+    int k;
+    for (k = 0; k < 16; k++)
+        t[k] = (char)(0xF0 | k);
+    t['u' & 15] = 'u';
 #define REWRITTEN(code, letter, kept)                                          \
     if (!((kept) & (wire ? WJ_ESC_WIRE : WJ_ESC_CANONICAL)))                   \
-        m |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(letter));
+        t[(letter) & 15] = (letter);
     WJ_SHORT_ESCAPES(REWRITTEN)
 #undef REWRITTEN
-    return m;
+    c.quote = _mm512_set1_epi8('"');
+    c.bslash = _mm512_set1_epi8('\\');
+    c.mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
+    c.letters = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+    __asm__("" : "+v"(c.quote), "+v"(c.bslash), "+v"(c.mark_lead),
+            "+v"(c.letters));
+    return c;
+}
+
+/* Whether a block's backslashes escape the next block's first byte (the
+ * carry of wj_escaped_bytes64), found from this block's backslashes alone
+ * where a byte other than a backslash ends the run that reaches its end,
+ * so that the carry into the next block does not wait for the one into
+ * this (a chain that would cost every block of text with an escape its
+ * latency). */
+static inline uint64_t carry_out64(uint64_t backslash, uint64_t carry_in)
+{
+    uint64_t none_in = 0;
+    if (backslash == ~(uint64_t)0)
+        return carry_in; /* a run over the whole block: as it came */
+    (void)wj_escaped_bytes64(backslash, &none_in);
+    return none_in;
 }
 
 /* Where literal_blocks64 is: the next byte to read and write, whether a
@@ -340,13 +376,11 @@ typedef struct literal_at {
  * a constant for whole blocks.
  */
 WJ_AVX512BW static inline __attribute__((always_inline)) int
-literal_block64(literal_at *at, const char *s, size_t len, size_t n, int wire)
+literal_block64(literal_at *at, const literal_consts *c, const char *s,
+                size_t len, size_t n, int wire)
 {
-    const __m512i quote = _mm512_set1_epi8('"');
-    const __m512i bslash = _mm512_set1_epi8('\\');
-    const __m512i mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
     const char *in = s + at->in;
-    uint64_t past = 0, e, kept_e = 0, early = 0, stops;
+    uint64_t past = 0, carry, e, other, kept_e, early, stops;
     size_t p, used, put;
     __m512i v;
 
@@ -358,18 +392,21 @@ literal_block64(literal_at *at, const char *s, size_t len, size_t n, int wire)
         v = _mm512_maskz_loadu_epi8(~past, in);
         _mm512_mask_storeu_epi8(at->out, ~past, v);
     }
-    e = _mm512_cmpeq_epi8_mask(v, bslash);
-    stops = _mm512_cmpeq_epi8_mask(v, quote);
-    if (e | at->carry) { /* an escape that goes on past limit stops too */
-        uint64_t other;
-        e = wj_escaped_bytes64(e, &at->carry);
-        other = e & (rewritten_letters64(v, wire) | past);
-        kept_e = e & ~other;
-        stops = (stops & ~e) | other >> 1;
-        early = other & 1; /* its backslash ended the block before */
-    }
-    if (wire && (kept_e | at->after))
-        stops |= _mm512_cmpge_epu8_mask(v, mark_lead) &
+    e = _mm512_cmpeq_epi8_mask(v, c->bslash);
+    stops = _mm512_cmpeq_epi8_mask(v, c->quote);
+    /* without branches: a block of text most often holds an escape, but
+     * which one does is not foreseen */
+    carry = at->carry;
+    at->carry = carry_out64(e, carry);
+    e = wj_escaped_bytes64(e, &carry);
+    other = e & (_mm512_cmpeq_epi8_mask(
+                     v, _mm512_shuffle_epi8(c->letters, v)) |
+                 past); /* past: an escape that goes on */
+    kept_e = e & ~other;
+    stops = (stops & ~e) | other >> 1;
+    early = other & 1; /* its backslash ended the block before */
+    if (wire)
+        stops |= _mm512_cmpge_epu8_mask(v, c->mark_lead) &
                  (kept_e << 1 | at->after);
     if (!(stops | early)) {
         at->in += n;
@@ -414,12 +451,13 @@ WJ_AVX512BW static inline __attribute__((always_inline)) size_t
 literal_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
                  size_t len, int wire, int *after_escape)
 {
+    const literal_consts c = make_literal_consts(wire);
     literal_at at = {i, buf->ptr + buf->len, 0, 0, 0};
     at.after = wire && *after_escape;
     while (at.in < limit &&
-           (limit - at.in >= 64 ? literal_block64(&at, s, len, 64, wire)
-                                : literal_block64(&at, s, len,
-                                                  limit - at.in, wire)))
+           (limit - at.in >= 64
+                ? literal_block64(&at, &c, s, len, 64, wire)
+                : literal_block64(&at, &c, s, len, limit - at.in, wire)))
         ;
     if (at.carry) { /* leave the escape the blocks end inside to the caller */
         at.in--;
