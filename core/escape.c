@@ -7,8 +7,10 @@
  * so these loops only decode.  Raw bytes between escapes cannot hold anything
  * either rendering escapes: runs up to the next backslash or the closing
  * quote are found and copied in the same pass, 32 bytes at a time where the
- * processor has AVX2 (checked at run time), 64 where it has AVX-512 BW,
- * else 16.
+ * processor has AVX2 (checked at run time), else 16.  Where it has AVX-512
+ * BW, one loop per rendering takes 64 bytes at a time and writes the \u
+ * escapes that stand for a character as that character in the same pass
+ * (literal_blocks64), leaving the rarer escapes to the general loop.
  *
  * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
  * a schema's bytes) is checked and escaped by the same rules in one pass
@@ -264,8 +266,6 @@ WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
     return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
 }
 
-#endif
-
 /* The value of four hex digits the parser has checked: a letter (either
  * case) has bit 6 set and its low nibble 9 below its value. */
 static inline uint32_t checked_hex4(const char *s)
@@ -306,7 +306,6 @@ put_u_as_char(char *out, const char *esc, size_t avail, int marks_escaped,
     return wj_utf8_encode(out, cp);
 }
 
-#if WJ_HAVE_AVX2_PATH
 /*
  * The vectors literal_block64 compares with, made once per call and held
  * in registers (the compiler would otherwise broadcast each constant again
