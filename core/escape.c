@@ -7,8 +7,10 @@
  * so these loops only decode.  Raw bytes between escapes cannot hold anything
  * either rendering escapes: runs up to the next backslash or the closing
  * quote are found and copied in the same pass, 32 bytes at a time where the
- * processor has AVX2 (checked at run time), 64 where it has AVX-512 BW,
- * else 16.
+ * processor has AVX2 (checked at run time), else 16.  Where it has AVX-512
+ * BW, one loop per rendering takes 64 bytes at a time and writes the \u
+ * escapes that stand for a character as that character in the same pass
+ * (literal_blocks64), leaving the rarer escapes to the general loop.
  *
  * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
  * a schema's bytes) is checked and escaped by the same rules in one pass
@@ -264,85 +266,221 @@ WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
     return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
 }
 
-/* Bit k set when byte k of v is one of the n bytes of set. */
-WJ_AVX512BW static inline uint64_t bytes_in64(__m512i v, const char *set,
-                                              int n)
+/* The value of four hex digits the parser has checked: a letter (either
+ * case) has bit 6 set and its low nibble 9 below its value. */
+static inline uint32_t checked_hex4(const char *s)
 {
-    uint64_t m = 0;
-    int k;
-    for (k = 0; k < n; k++)
-        m |= _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(set[k]));
-    return m;
+    uint32_t x, v;
+    memcpy(&x, s, 4);
+    x = __builtin_bswap32(x); /* the first digit in the top byte */
+    v = (x & 0x0F0F0F0Fu) + 9 * (x >> 6 & 0x01010101u);
+    v |= v >> 4; /* byte 0: digits 3 and 4; byte 2: digits 1 and 2 */
+    return (v & 0xFF) | (v >> 8 & 0xFF00);
 }
 
-/* copy_body_blocks, 64 bytes at a time (AVX-512 BW): the same stops, the
- * same rule where the blocks end. */
-WJ_AVX512BW static inline __attribute__((always_inline)) size_t
-copy_body_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
-                   const kept_escapes *kept, int wire)
+/*
+ * The \u escape at esc (avail bytes there) written as the character it
+ * stands for, when a rendering writes it so whatever came before: not a
+ * control, '"', '\\' or a lone surrogate, and (marks_escaped: the wire
+ * rendering right after an escape) below U+0300, where no combining mark
+ * is.  Returns the bytes written at out, with the escape's length in
+ * *used, or 0 when the writer's general path must take the escape.
+ */
+static inline __attribute__((always_inline)) size_t
+put_u_as_char(char *out, const char *esc, size_t avail, int marks_escaped,
+              size_t *used)
 {
-    const size_t from = i;
-    char *out = buf->ptr + buf->len;
-    size_t room = buf->cap - buf->len; /* the buffer's, read once */
-    size_t blocks = (limit - i < room ? limit - i : room) / 64;
-    uint64_t carry = 0, e = 0; /* the block's first byte is escaped; the
-                                  escaped bytes of the block before */
-
-    for (; blocks > 0; blocks--) {
-        __m512i v = _mm512_loadu_si512(s + i);
-        uint64_t q = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
-        uint64_t b = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
-        uint64_t before = e; /* the previous block's */
-        uint64_t stops;      /* bit k: stop at byte k */
-        unsigned early = 0;  /* bit j: stop at byte j - 3 (the block before) */
-        _mm512_storeu_si512(out, v);
-        e = b | carry ? wj_escaped_bytes64(b, &carry) : 0;
-        stops = q & ~e;
-        if (e) {
-            uint64_t other = e & ~bytes_in64(v, kept->bytes, kept->n);
-            uint64_t escaped_two_back = e << 2 | before >> 62;
-            /* at the backslash; or, after a kept escape, at that one's */
-            uint64_t one_back = other & ~escaped_two_back;
-            uint64_t three_back = other & escaped_two_back;
-            stops |= one_back >> 1 | three_back >> 3;
-            early |= (unsigned)(one_back << 2 | three_back) & 7;
-        }
-        if (wire && (e | before >> 63)) {
-            uint64_t two_back =
-                _mm512_cmpge_epu8_mask(
-                    v, _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD)) &
-                (e << 1 | before >> 63);
-            stops |= two_back >> 2;
-            early |= (unsigned)(two_back << 1) & 7;
-        }
-        if (early | stops) {
-            i += early ? (size_t)__builtin_ctz(early) - 3
-                       : (size_t)__builtin_ctzll(stops);
-            buf->len += i - from;
-            return i;
-        }
-        i += 64;
-        out += 64;
+    uint32_t cp = checked_hex4(esc + 2), lo;
+    *used = 6;
+    if (cp - 0xD800 < 0x800) { /* a surrogate: a pair, or left alone */
+        if (cp > 0xDBFF || avail < 12 || esc[6] != '\\' || esc[7] != 'u')
+            return 0;
+        lo = checked_hex4(esc + 8);
+        if (lo - 0xDC00 >= 0x400)
+            return 0;
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+        *used = 12;
     }
-    if (carry) /* an escape the blocks end inside, perhaps after another */
-        i -= e >> 62 & 1 ? 3 : 1;
-    else if (e >> 63) /* a kept escape: what follows it is not known yet */
-        i -= 2;
-    buf->len += i - from;
-    return i;
+    if (WJ_ESC_MUST(cp) || (marks_escaped && cp >= 0x300))
+        return 0;
+    return wj_utf8_encode(out, cp);
 }
 
-WJ_AVX512BW static size_t copy_wire_body_avx512(wj_buf *buf, const char *s,
-                                                size_t i, size_t limit)
+/*
+ * The vectors literal_block64 compares with, made once per call and held
+ * in registers (the compiler would otherwise broadcast each constant again
+ * in every block).  letters: at index b & 15, the letter b of each escape
+ * the rendering writes otherwise ('u' and the short ones it does not keep,
+ * escape_policy.h; their low nibbles differ), at the others a byte no
+ * escape letter is, so one shuffle and one compare tell these letters
+ * among the escapes' letters.
+ */
+typedef struct literal_consts {
+    __m512i quote, bslash, mark_lead, letters;
+} literal_consts;
+
+WJ_AVX512BW static inline __attribute__((always_inline)) literal_consts
+make_literal_consts(int wire)
 {
-    return copy_body_blocks64(buf, s, i, limit, &wire_kept, 1);
+    literal_consts c;
+    char t[16];
+    int k;
+    for (k = 0; k < 16; k++)
+        t[k] = (char)(0xF0 | k);
+    t['u' & 15] = 'u';
+#define REWRITTEN(code, letter, kept)                                          \
+    if (!((kept) & (wire ? WJ_ESC_WIRE : WJ_ESC_CANONICAL)))                   \
+        t[(letter) & 15] = (letter);
+    WJ_SHORT_ESCAPES(REWRITTEN)
+#undef REWRITTEN
+    c.quote = _mm512_set1_epi8('"');
+    c.bslash = _mm512_set1_epi8('\\');
+    c.mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
+    c.letters = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+    __asm__("" : "+v"(c.quote), "+v"(c.bslash), "+v"(c.mark_lead),
+            "+v"(c.letters));
+    return c;
 }
 
-WJ_AVX512BW static size_t copy_canonical_body_avx512(wj_buf *buf,
-                                                     const char *s, size_t i,
-                                                     size_t limit)
+/* Whether a block's backslashes escape the next block's first byte (the
+ * carry of wj_escaped_bytes64), found from this block's backslashes alone
+ * where a byte other than a backslash ends the run that reaches its end,
+ * so that the carry into the next block does not wait for the one into
+ * this (a chain that would cost every block of text with an escape its
+ * latency). */
+static inline uint64_t carry_out64(uint64_t backslash, uint64_t carry_in)
 {
-    return copy_body_blocks64(buf, s, i, limit, &canonical_kept, 0);
+    uint64_t none_in = 0;
+    if (backslash == ~(uint64_t)0)
+        return carry_in; /* a run over the whole block: as it came */
+    (void)wj_escaped_bytes64(backslash, &none_in);
+    return none_in;
+}
+
+/* Where literal_blocks64 is: the next byte to read and write, whether a
+ * backslash ended the block before (carry) and the kept escapes' letters
+ * there (before), and (wire) whether an escape was the last thing written
+ * before the byte at `in` (after). */
+typedef struct literal_at {
+    size_t in;
+    char *out;
+    uint64_t carry, before, after;
+} literal_at;
+
+/*
+ * One block of literal_blocks64: the n bytes at `at` (64, or fewer before
+ * limit: those by masked loads and stores, which touch nothing past them)
+ * are copied, and at a stop the \u escape there is written as put_u_as_char
+ * writes it.  Returns 0 where the general path must go on.  Inlined with n
+ * a constant for whole blocks.
+ */
+WJ_AVX512BW static inline __attribute__((always_inline)) int
+literal_block64(literal_at *at, const literal_consts *c, const char *s,
+                size_t len, size_t n, int wire)
+{
+    const char *in = s + at->in;
+    uint64_t past = 0, carry, e, other, kept_e, early, stops;
+    size_t p, used, put;
+    __m512i v;
+
+    if (n == 64) {
+        v = _mm512_loadu_si512(in);
+        _mm512_storeu_si512(at->out, v);
+    } else { /* the bytes past limit read as 0 and stop nothing */
+        past = ~(uint64_t)0 << n;
+        v = _mm512_maskz_loadu_epi8(~past, in);
+        _mm512_mask_storeu_epi8(at->out, ~past, v);
+    }
+    e = _mm512_cmpeq_epi8_mask(v, c->bslash);
+    stops = _mm512_cmpeq_epi8_mask(v, c->quote);
+    /* without branches: a block of text most often holds an escape, but
+     * which one does is not foreseen */
+    carry = at->carry;
+    at->carry = carry_out64(e, carry);
+    e = wj_escaped_bytes64(e, &carry);
+    other = e & (_mm512_cmpeq_epi8_mask(
+                     v, _mm512_shuffle_epi8(c->letters, v)) |
+                 past); /* past: an escape that goes on */
+    kept_e = e & ~other;
+    stops = (stops & ~e) | other >> 1;
+    early = other & 1; /* its backslash ended the block before */
+    if (wire)
+        stops |= _mm512_cmpge_epu8_mask(v, c->mark_lead) &
+                 (kept_e << 1 | at->after);
+    if (!(stops | early)) {
+        at->in += n;
+        at->out += n;
+        at->after = wire && kept_e >> (n - 1) & 1;
+        at->before = kept_e;
+        return 1;
+    }
+    if (early) {
+        at->in--;
+        at->out--;
+        at->after = wire && at->before >> 62 & 1;
+    } else {
+        p = (size_t)__builtin_ctzll(stops);
+        at->after = p ? wire && kept_e >> (p - 1) & 1 : at->after;
+        at->in += p;
+        at->out += p;
+    }
+    at->carry = 0;
+    in = s + at->in;
+    if (in[0] != '\\' || in[1] != 'u' ||
+        !(put = put_u_as_char(at->out, in, len - at->in, (int)at->after,
+                              &used)))
+        return 0;
+    at->in += used;
+    at->out += put;
+    at->after = 0;
+    return 1;
+}
+
+/*
+ * The body of a literal from s[i] up to limit, 64 bytes at a time (AVX-512
+ * BW): the bytes and the escapes the rendering keeps are copied, the \u
+ * escapes that put_u_as_char takes are written as their characters in the
+ * same loop.  Returns where the writer's general path goes on: at or past
+ * limit, at the closing quote, at an escape written otherwise, or (wire) at
+ * a byte >= 0xCC that an escape precedes, perhaps a combining mark.
+ * *after_escape: the last thing written was an escape (wire: read and set).
+ * The output has room for limit - i bytes, and no escape taken here grows.
+ */
+WJ_AVX512BW static inline __attribute__((always_inline)) size_t
+literal_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
+                 size_t len, int wire, int *after_escape)
+{
+    const literal_consts c = make_literal_consts(wire);
+    literal_at at = {i, buf->ptr + buf->len, 0, 0, 0};
+    at.after = wire && *after_escape;
+    while (at.in < limit &&
+           (limit - at.in >= 64
+                ? literal_block64(&at, &c, s, len, 64, wire)
+                : literal_block64(&at, &c, s, len, limit - at.in, wire)))
+        ;
+    if (at.carry) { /* leave the escape the blocks end inside to the caller */
+        at.in--;
+        at.out--;
+        at.after = wire && at.before >> 62 & 1;
+    }
+    buf->len = (size_t)(at.out - buf->ptr);
+    *after_escape = (int)at.after;
+    return at.in;
+}
+
+WJ_AVX512BW static size_t wire_literal_avx512(wj_buf *buf, const char *s,
+                                              size_t i, size_t limit,
+                                              size_t len, int *after_escape)
+{
+    return literal_blocks64(buf, s, i, limit, len, 1, after_escape);
+}
+
+WJ_AVX512BW static size_t canonical_literal_avx512(wj_buf *buf, const char *s,
+                                                   size_t i, size_t limit,
+                                                   size_t len)
+{
+    int after_escape = 0;
+    return literal_blocks64(buf, s, i, limit, len, 0, &after_escape);
 }
 #endif
 
@@ -353,12 +491,6 @@ static size_t copy_body(wj_buf *buf, const char *s, size_t i, size_t limit,
                         int wire)
 {
 #if WJ_HAVE_AVX2_PATH
-    if (limit - i >= 64 && WJ_AVX512_ON) {
-        i = wire ? copy_wire_body_avx512(buf, s, i, limit)
-                 : copy_canonical_body_avx512(buf, s, i, limit);
-        if (i < limit && (s[i] == '\\' || s[i] == '"'))
-            return i;
-    }
     if (limit - i >= 32 && WJ_AVX2_ON) {
         i = wire ? copy_wire_body_avx2(buf, s, i, limit)
                  : copy_canonical_body_avx2(buf, s, i, limit);
@@ -514,6 +646,13 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             put_cp_escape(buf, cp);
             i += n;
         }
+#if WJ_HAVE_AVX2_PATH
+        if (i < limit && WJ_AVX512_ON) {
+            /* a byte the loop above kept as it is clears the state */
+            after_escape &= (unsigned char)s[i] < WJ_UTF8_MARK_LEAD;
+            i = wire_literal_avx512(buf, s, i, limit, len, &after_escape);
+        } else
+#endif
         if (i < limit && s[i] != '\\' && s[i] != '"') {
             i = copy_body(buf, s, i, limit, 1);
             after_escape = 0;
@@ -522,6 +661,8 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
             continue; /* the end of the chunk */
         if (s[i] == '"')
             break;
+        if (s[i] != '\\')
+            continue; /* a byte >= 0xCC after an escape: the loop above */
         if (keep_escape(buf, s + i, &wire_kept)) {
             i += 2;
             after_escape = 1;
@@ -553,7 +694,12 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
         uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
-        i = copy_body(buf, s, i, limit, 0);
+#if WJ_HAVE_AVX2_PATH
+        if (WJ_AVX512_ON)
+            i = canonical_literal_avx512(buf, s, i, limit, len);
+        else
+#endif
+            i = copy_body(buf, s, i, limit, 0);
         if (i >= limit)
             continue;
         if (s[i] == '"')

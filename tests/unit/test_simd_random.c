@@ -12,7 +12,8 @@
  * the faults a block must stop at: a control byte, a stray backslash, a
  * cut or overlong sequence, a surrogate in UTF-8.  It stands as a value
  * and as a member name, with the document cut short at a random byte one
- * time in eight.
+ * time in eight; and, after a plain run, where a writer's 4096-byte piece
+ * of input ends.
  */
 #include "check.h"
 #include "wj_internal.h"
@@ -34,6 +35,8 @@ static const char *const pieces[] = {
     "\\\"", "\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t",
     "\\u0041", "\\u00e9", "\\u4E2D", "\\ud83d\\ude00", "\\ud83d", "\\ude00x",
     "\\u0301", "\\uD7FF", "\\uE000", "\\uzzzz", "\\u12", "\\x", "\\",
+    "\\u0022", "\\u005C", "\\u001F", "\\u0008", "\\u02ff", "\\u0300",
+    "\\uDBFF\\uDFFF", "\\uFFFF", "\\u007f",
     "\xc3\xa9", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xcc\x81", "\xef\xbf\xbf",
     "\xc3", "\xe4\xb8", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80",
     "\x01", "\x1f", "\x7f", "/", "'", "\"",
@@ -126,6 +129,32 @@ static void compare(const char *doc, size_t len, int best)
     release(&want);
 }
 
+/*
+ * Strings longer than the writers' piece of input per reservation (4096
+ * bytes), their pieces where one ends and the next begins: a \u escape
+ * first (so that the writers re-escape the string), plain text to 0-80
+ * bytes before the 4096th byte, then random pieces; 3000 valid ones.
+ */
+static void long_strings(int best)
+{
+    static char doc[4096 + 700];
+    int valid = 0;
+    while (valid < 3000) { /* the valid ones: the writers' cases */
+        size_t len, plain = 2 + 4096 - next_random() % 81;
+        memcpy(doc, "[\"\\u00e9", 8);
+        len = 8;
+        while (len < plain)
+            doc[len++] = (char)('a' + next_random() % 26);
+        len += random_body(doc + len, 600);
+        memcpy(doc + len, "\"]", 2);
+        wj_simd_use(WJ_SIMD_SCALAR);
+        if (wj_validate(doc, len + 2, NULL, NULL) != WJ_OK)
+            continue;
+        valid++;
+        compare(doc, len + 2, best);
+    }
+}
+
 int main(void)
 {
     int best = wj_simd(), round;
@@ -148,6 +177,7 @@ int main(void)
             len = next_random() % len;
         compare(doc, len, best);
     }
+    long_strings(best);
     printf("test_simd_random: paths up to %d against the scalar one\n", best);
     return check_report("test_simd_random");
 }
