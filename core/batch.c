@@ -33,6 +33,11 @@
 /* Ignored names a message row holds on the stack; more take the plain
  * call. */
 #define ROW_NAMES 16
+/* The bytes of the next row's document asked into the cache while a row is
+ * done (a host's rows lie in its own memory, mostly not in cache: the
+ * first reads of each would wait on it); past them, the processor's own
+ * prefetcher follows the parse. */
+#define PREFETCH_BYTES 2048
 
 typedef enum path { PLAIN, CANONICAL, DATA_DIGEST, MESSAGE_DIGEST } path;
 
@@ -94,6 +99,16 @@ static int flush(batch *b, size_t end_row)
     b->chunk_start = at;
     b->n_pending = 0;
     return 0;
+}
+
+/* Asks the first bytes of a document into the cache, ahead of its parse. */
+static void prefetch_text(const char *text, size_t len)
+{
+    size_t at;
+    if (len > PREFETCH_BYTES)
+        len = PREFETCH_BYTES;
+    for (at = 0; at < len; at += 64)
+        __builtin_prefetch(text + at);
 }
 
 /* Row r by wj_function_call, its result copied into the buffer. */
@@ -167,6 +182,8 @@ wj_code wj_function_call_batch(const wj_function *fn, const wj_arg *args,
     for (r = 0; r < n_rows && rc == WJ_OK; r++) {
         const wj_arg *a = args + r * n_args;
         wj_batch_row *row = &rows[r];
+        if (r + 1 < n_rows && a[n_args].ptr)
+            prefetch_text(a[n_args].ptr, a[n_args].len);
         memset(row, 0, sizeof *row);
         wj_error_clear(&row->error);
         row->offset = b.buf.len;
