@@ -266,18 +266,6 @@ WJ_AVX2 static size_t copy_canonical_body_avx2(wj_buf *buf, const char *s,
     return copy_body_blocks(buf, s, i, limit, &canonical_kept, 0);
 }
 
-/* The value of four hex digits the parser has checked: a letter (either
- * case) has bit 6 set and its low nibble 9 below its value. */
-static inline uint32_t checked_hex4(const char *s)
-{
-    uint32_t x, v;
-    memcpy(&x, s, 4);
-    x = __builtin_bswap32(x); /* the first digit in the top byte */
-    v = (x & 0x0F0F0F0Fu) + 9 * (x >> 6 & 0x01010101u);
-    v |= v >> 4; /* byte 0: digits 3 and 4; byte 2: digits 1 and 2 */
-    return (v & 0xFF) | (v >> 8 & 0xFF00);
-}
-
 /*
  * The \u escape at esc (avail bytes there) written as the character it
  * stands for, when a rendering writes it so whatever came before: not a
@@ -290,12 +278,13 @@ static inline __attribute__((always_inline)) size_t
 put_u_as_char(char *out, const char *esc, size_t avail, int marks_escaped,
               size_t *used)
 {
-    uint32_t cp = checked_hex4(esc + 2), lo;
+    /* the parser checked the digits: wj_hex4 is never -1 here */
+    uint32_t cp = (uint32_t)wj_hex4((const unsigned char *)esc + 2), lo;
     *used = 6;
     if (cp - 0xD800 < 0x800) { /* a surrogate: a pair, or left alone */
         if (cp > 0xDBFF || avail < 12 || esc[6] != '\\' || esc[7] != 'u')
             return 0;
-        lo = checked_hex4(esc + 8);
+        lo = (uint32_t)wj_hex4((const unsigned char *)esc + 8);
         if (lo - 0xDC00 >= 0x400)
             return 0;
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
