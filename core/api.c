@@ -64,6 +64,15 @@ wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
                           char **out, size_t *out_len, wj_error *err)
 {
     wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
+    wj_buf buf = WJ_BUF_INIT(alloc);
+    wj_code rc = wj_canonical_one_pass(json, len, alloc, &buf, err);
+    if (rc == WJ_OK)
+        return wj_buf_finish(&buf, out, out_len, err);
+    wj_free(alloc, buf.ptr);
+    if (rc != WJ_DECLINED) {
+        *out = NULL;
+        return rc;
+    }
     return render_text(json, len, &opts, alloc, out, out_len, err);
 }
 

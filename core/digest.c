@@ -113,7 +113,19 @@ static wj_code digest_document(const char *json, size_t len, int message,
 {
     wj_doc doc;
     wj_buf buf = WJ_BUF_INIT(alloc);
-    wj_code rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
+    wj_code rc;
+    /* A text about as long as the window is written whole in one pass,
+     * then hashed. */
+    if (!message && len <= WINDOW) {
+        wj_buf text = WJ_BUF_INIT(alloc);
+        rc = wj_canonical_one_pass(json, len, alloc, &text, err);
+        if (rc == WJ_OK)
+            wj_sha256_hex(text.ptr, text.len, hex);
+        wj_free(alloc, text.ptr);
+        if (rc != WJ_DECLINED)
+            return rc;
+    }
+    rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
         return rc;
     if (message && wj_node_type(&doc, 0) != WJ_OBJECT)
@@ -133,7 +145,13 @@ wj_code wj_digest_text(const char *json, size_t len, int message,
     message_filter filter;
     wj_render_hook hook = {filter_message, NULL, &filter};
     wj_doc doc;
-    wj_code rc = wj_doc_parse(&doc, json, len, 0, buf->alloc, err);
+    wj_code rc;
+    if (!message) {
+        rc = wj_canonical_one_pass(json, len, buf->alloc, buf, err);
+        if (rc != WJ_DECLINED)
+            return rc;
+    }
+    rc = wj_doc_parse(&doc, json, len, 0, buf->alloc, err);
     if (rc != WJ_OK)
         return rc;
     filter.doc = &doc;

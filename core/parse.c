@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "escape_policy.h"
+#include "number.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -42,6 +43,11 @@ typedef struct parser {
     uint32_t *tmp; /* merge-sort scratch */
     uint32_t cap_tmp;
     int records;    /* values get records (else only member names do) */
+    wj_buf *out;    /* the one pass (wj_canonical_one_pass): the canonical
+                       rendering is written here, and values get no records */
+    size_t moved;   /* bytes the one pass's reorders have moved so far */
+    uint32_t *starts; /* the one pass: where a long object's members start */
+    uint32_t cap_starts;
     size_t poll_at; /* the offset at which to ask the interrupted hook next
                        (SIZE_MAX: there is none) */
     wj_error *err;
@@ -103,6 +109,82 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
 }
 
 /* clang-format off */
+/*
+ * The one pass (wj_canonical_one_pass) writes the canonical rendering as it
+ * parses.  What it leaves to the parse and the walk over the tape, it
+ * declines (WJ_DECLINED), and its caller goes that way from the start.
+ */
+
+/* The room copy_short wants past the bytes it copies, and reads past them. */
+#define SHORT_SLACK 32
+
+/* Copies n bytes from src to dst (which do not overlap): up to 32 by two
+ * unaligned 16-byte moves, with no call to memcpy; src has SHORT_SLACK
+ * bytes readable and dst as much room, the bytes past n being overwritten
+ * by what comes next.  Most lexemes and members are that short. */
+static inline void copy_short(char *dst, const char *src, size_t n)
+{
+#if defined(__SSE2__)
+    if (n <= SHORT_SLACK) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)src);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+        _mm_storeu_si128((__m128i *)(void *)dst, a);
+        _mm_storeu_si128((__m128i *)(void *)(dst + 16), b);
+        return;
+    }
+#endif
+    memcpy(dst, src, n);
+}
+
+/* Writes the n input bytes at start as they are. */
+static inline wj_code put_input(parser *p, size_t start, size_t n)
+{
+    wj_buf *out = p->out;
+    if (wj_buf_reserve(out, n + SHORT_SLACK) != 0)
+        return wj_buf_fail(out, p->err);
+    if (p->len - start >= SHORT_SLACK)
+        copy_short(out->ptr + out->len, (const char *)p->s + start, n);
+    else
+        memcpy(out->ptr + out->len, p->s + start, n);
+    out->len += n;
+    return WJ_OK;
+}
+
+static inline wj_code put_char(parser *p, char c)
+{
+    if (wj_buf_reserve(p->out, 1) != 0)
+        return wj_buf_fail(p->out, p->err);
+    wj_buf_putc(p->out, c);
+    return WJ_OK;
+}
+
+/* Writes the string literal s[start..end) as the canonical rendering does:
+ * copied as it is, unless rewrite says an escape in it must change. */
+static wj_code put_string(parser *p, size_t start, size_t end, int rewrite)
+{
+    if (!rewrite)
+        return put_input(p, start, end - start);
+    if (!wj_write_canonical_literal(p->out, (const char *)p->s, p->len, start))
+        return wj_buf_fail(p->out, p->err);
+    return WJ_OK;
+}
+
+/* Writes the number lexeme of n bytes at start as RFC 8785 writes its
+ * double.  One that rounds to infinity is declined: its error comes after
+ * any error later in the input. */
+static wj_code put_number(parser *p, size_t start, size_t n)
+{
+    size_t k;
+    if (wj_buf_reserve(p->out, WJ_NUMBER_MAX_CHARS) != 0)
+        return wj_buf_fail(p->out, p->err);
+    k = wj_number_canonical((const char *)p->s + start, n,
+                            p->out->ptr + p->out->len);
+    if (!k)
+        return WJ_DECLINED;
+    p->out->len += k;
+    return WJ_OK;
+}
+
 static const unsigned char is_space[256] = {
     [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
 };
@@ -415,7 +497,10 @@ const char *wj_escaped_name(const wj_doc *doc, uint32_t first)
 typedef enum string_kind {
     STRING_VALUE, /* a value, with a record */
     STRING_NAME,  /* a member name, with a record */
-    STRING_UNKEPT /* a value that gets no record (p->records is 0) */
+    STRING_UNKEPT, /* a value that gets no record (p->records is 0) */
+    STRING_WRITTEN, /* the one pass: a value, written to p->out */
+    STRING_NAME_WRITTEN /* the one pass: a member name, with a record whose
+                           second slot is where its member starts in p->out */
 } string_kind;
 
 /* Adds the record of the string literal s[start..end) (end one past its
@@ -424,13 +509,16 @@ typedef enum string_kind {
 static inline wj_code add_string(parser *p, string_kind kind, size_t start,
                                  size_t end, uint8_t flags, uint8_t *name_flags)
 {
-    int is_name = kind == STRING_NAME;
+    int is_name = kind == STRING_NAME || kind == STRING_NAME_WRITTEN;
     uint32_t idx;
-    if (kind == STRING_UNKEPT) {
+    wj_code rc;
+    if (kind == STRING_UNKEPT || kind == STRING_WRITTEN) {
         p->pos = end;
-        return WJ_OK;
+        return kind == STRING_UNKEPT
+                   ? WJ_OK
+                   : put_string(p, start, end, flags & WJ_STR_REWRITE);
     }
-    idx = add_record(p, is_name ? WJ_NAME_SLOTS : 2, start);
+    idx = add_record(p, kind == STRING_NAME ? WJ_NAME_SLOTS : 2, start);
     p->pos = end;
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -439,6 +527,12 @@ static inline wj_code add_string(parser *p, string_kind kind, size_t start,
         return WJ_OK;
     }
     *name_flags = flags;
+    if (kind == STRING_NAME_WRITTEN) {
+        p->doc->tape[idx + 1] = (uint32_t)p->out->len;
+        rc = put_string(p, start, end, flags & WJ_STR_ESCAPED);
+        if (rc != WJ_OK)
+            return rc;
+    }
     return flags & WJ_STR_ESCAPED ? decode_name(p, idx, start, end) : WJ_OK;
 }
 
@@ -604,7 +698,7 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
     return scan_number(json, len, at, bad, why);
 }
 
-static inline wj_code parse_number(parser *p, int records)
+static inline wj_code parse_number(parser *p, int records, int emit)
 {
     size_t start = p->pos, bad = 0;
     const char *why = NULL;
@@ -615,7 +709,7 @@ static inline wj_code parse_number(parser *p, int records)
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     p->pos = start + n;
-    return WJ_OK;
+    return emit ? put_number(p, start, n) : WJ_OK;
 }
 
 /* The error of a literal that is not word: at its first wrong byte, or
@@ -636,7 +730,7 @@ static __attribute__((noinline)) wj_code bad_literal(parser *p,
 /* Parses the literal word (n bytes) at p->pos: inline, a compare of
  * constant length. */
 static inline wj_code parse_literal(parser *p, const char *word, size_t n,
-                                    int records)
+                                    int records, int emit)
 {
     size_t start = p->pos;
     if (p->len - start < n || memcmp(p->s + start, word, n) != 0)
@@ -644,7 +738,7 @@ static inline wj_code parse_literal(parser *p, const char *word, size_t n,
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     p->pos = start + n;
-    return WJ_OK;
+    return emit ? put_input(p, start, n) : WJ_OK;
 }
 
 /*
@@ -687,6 +781,69 @@ static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
     return filter & bit ? NAMES_SUSPECT : filter | bit;
 }
 
+/* The one pass moves at most this many bytes a byte of input to put
+ * members in order: deep nests of unsorted objects would move theirs once a
+ * level, and past the bound the tape's way, linear at any depth, takes
+ * over. */
+#define MOVES_PER_BYTE 8
+#define MOVES_SLACK 4096
+/* Objects of up to this many members keep their names' input order for
+ * reorder_members on the stack. */
+#define RUN_ON_STACK 32
+
+/* The one pass, at an object's close: where its members start in p->out
+ * into starts[0..n] (starts[n] one past the output's end, as if a ','
+ * followed), and each member's k into its name record's second slot in
+ * place of that. */
+static void note_starts(parser *p, const uint32_t *names, uint32_t n,
+                        uint32_t *starts)
+{
+    uint32_t *tape = p->doc->tape, k;
+    for (k = 0; k < n; k++) {
+        starts[k] = tape[names[k] + 1];
+        tape[names[k] + 1] = k;
+    }
+    starts[n] = (uint32_t)p->out->len + 1;
+}
+
+/* The one pass: the members of the object that just closed stand in
+ * p->out in input order, member k from starts[k] up to the ',' before
+ * starts[k + 1] (starts[n] is one past the output's end); sorted[0..n) are
+ * their names in order, each name record's second slot holding its
+ * member's k.  Writes them again in that order. */
+static wj_code reorder_members(parser *p, const uint32_t *starts,
+                               const uint32_t *sorted, uint32_t n)
+{
+    wj_buf *out = p->out;
+    const uint32_t *tape = p->doc->tape;
+    size_t first, end = out->len, span, at;
+    char *copy;
+    uint32_t k = 0;
+
+    while (k < n && tape[sorted[k] + 1] == k) /* members in place stay */
+        k++;
+    first = starts[k];
+    span = end - first;
+    p->moved += span;
+    if (p->moved > p->len * MOVES_PER_BYTE + MOVES_SLACK)
+        return WJ_DECLINED;
+    if (wj_buf_reserve(out, span + 3 * SHORT_SLACK) != 0)
+        return wj_buf_fail(out, p->err);
+    /* the members, copied past the output's end (and copy_short's room
+     * there), then back in order */
+    copy = out->ptr + end + SHORT_SLACK;
+    memcpy(copy, out->ptr + first, span);
+    for (at = first; k < n; k++) {
+        uint32_t i = tape[sorted[k] + 1];
+        size_t from = starts[i], n_bytes = starts[i + 1] - 1 - from;
+        copy_short(out->ptr + at, copy + (from - first), n_bytes);
+        at += n_bytes;
+        if (k + 1 < n)
+            out->ptr[at++] = ',';
+    }
+    return WJ_OK;
+}
+
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
  * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse for the verdict
@@ -698,8 +855,9 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     wj_doc *doc = p->doc;
     uint32_t n = p->n_keys - key_base, at;
     uint32_t *names = p->keys + key_base;
+    uint32_t starts_here[RUN_ON_STACK + 1], *starts = starts_here;
     size_t repeat;
-    int in_order = 0, keep_order = p->records;
+    int in_order = 0, keep_order = p->records || p->out;
 
     if (n == 1) { /* one name: in order, and nothing to repeat */
         p->n_keys = key_base;
@@ -721,11 +879,26 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
             *count |= WJ_COUNT_IN_ORDER;
             return WJ_OK;
         }
+        if (p->out) {
+            uint32_t sorted[2] = {names[1], names[0]};
+            note_starts(p, names, 2, starts);
+            return reorder_members(p, starts, sorted, 2);
+        }
         at = add_record(p, 2, names[1]);
         if (at == UINT32_MAX)
             return wj_fail_nomem(p->err);
         doc->tape[at + 1] = names[0];
         return WJ_OK;
+    }
+    if (p->out) { /* where the members start, for reorder_members */
+        if (n > RUN_ON_STACK) {
+            if (n >= p->cap_starts &&
+                grow(p, (void **)&p->starts, &p->cap_starts, n + 1,
+                     sizeof(uint32_t)) != 0)
+                return wj_fail_nomem(p->err);
+            starts = p->starts;
+        }
+        note_starts(p, names, n, starts);
     }
     if (!keep_order && n <= WJ_REPEAT_PAIRWISE) {
         repeat = wj_names_repeat(doc, names, p->key_ends + key_base, n);
@@ -745,6 +918,8 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
         *count |= WJ_COUNT_IN_ORDER;
         return WJ_OK;
     }
+    if (p->out)
+        return reorder_members(p, starts, names, n);
     at = add_record(p, n, names[0]);
     if (at == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -752,10 +927,12 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
     return WJ_OK;
 }
 
-/* The parser's loop, written once and compiled twice: with records for
- * every value, and (records 0) with records for member names only. */
+/* The parser's loop, written once and compiled three times: with records
+ * for every value; (records 0) with records for member names only; and
+ * (emit 1, records 0) as the one pass, with records for member names and
+ * the canonical rendering written to p->out. */
 static inline __attribute__((always_inline)) wj_code
-parse_tree_as(parser *p, const int records)
+parse_tree_as(parser *p, const int records, const int emit)
 {
     uint32_t stack[WJ_MAX_DEPTH];    /* open containers' records (with no
                                         records: their offsets) */
@@ -765,7 +942,7 @@ parse_tree_as(parser *p, const int records)
     unsigned depth = 0;
     int in_object = 0; /* the innermost open container is an object */
     int track_names = !(p->opts & WJ_PARSE_ALLOW_DUPLICATES);
-    int use_filter = track_names && !records; /* records 0: verdict only */
+    int use_filter = track_names && !records && !emit; /* verdict only */
     wj_code rc;
     uint32_t idx;
     uint8_t name_flags;
@@ -788,6 +965,8 @@ value:
                       : (uint32_t)p->pos;
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
+        if (emit && (rc = put_char(p, (char)p->s[p->pos])) != WJ_OK)
+            return rc;
         stack[depth] = idx;
         count[depth] = 0;
         key_base[depth] = p->n_keys;
@@ -804,7 +983,10 @@ value:
         goto value;
     }
     case '"':
-        rc = parse_string(p, records ? STRING_VALUE : STRING_UNKEPT,
+        rc = parse_string(p,
+                          records ? STRING_VALUE
+                          : emit  ? STRING_WRITTEN
+                                  : STRING_UNKEPT,
                           &name_flags);
         break;
     case '-':
@@ -817,10 +999,10 @@ value:
     case '6':
     case '7':
     case '8':
-    case '9': rc = parse_number(p, records); break;
-    case 't': rc = parse_literal(p, "true", 4, records); break;
-    case 'f': rc = parse_literal(p, "false", 5, records); break;
-    case 'n': rc = parse_literal(p, "null", 4, records); break;
+    case '9': rc = parse_number(p, records, emit); break;
+    case 't': rc = parse_literal(p, "true", 4, records, emit); break;
+    case 'f': rc = parse_literal(p, "false", 5, records, emit); break;
+    case 'n': rc = parse_literal(p, "null", 4, records, emit); break;
     default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
     }
     if (rc != WJ_OK)
@@ -839,6 +1021,8 @@ after_value:
     if (p->pos >= p->len)
         return fail_syntax(p, p->len, NULL);
     if (p->s[p->pos] == ',') {
+        if (emit && (rc = put_char(p, ',')) != WJ_OK)
+            return rc;
         p->pos++;
         skip_space(p);
         if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
@@ -878,6 +1062,8 @@ close:
     }
     if (records)
         p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
+    if (emit && (rc = put_char(p, (char)p->s[p->pos])) != WJ_OK)
+        return rc;
     p->pos++;
     if (depth > 0) { /* the parent's record still starts at its opening byte */
         uint32_t open =
@@ -894,9 +1080,13 @@ member:
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
     name_start = p->pos;
-    rc = parse_string(p, STRING_NAME, &name_flags);
+    rc = parse_string(p, emit ? STRING_NAME_WRITTEN : STRING_NAME,
+                      &name_flags);
     if (rc != WJ_OK)
         return rc;
+    /* UTF-16 order (§5) is the walk's to make */
+    if (emit && (name_flags & WJ_STR_UTF16))
+        return WJ_DECLINED;
     if (use_filter)
         filter[depth - 1] =
             add_to_filter(p, filter[depth - 1], name_start, p->pos, name_flags);
@@ -911,6 +1101,8 @@ member:
     skip_space(p);
     if (p->pos >= p->len || p->s[p->pos] != ':')
         return fail_syntax(p, p->pos, "expected ':' after member name");
+    if (emit && (rc = put_char(p, ':')) != WJ_OK)
+        return rc;
     p->pos++;
     skip_space(p);
     goto value;
@@ -918,16 +1110,23 @@ member:
 
 static __attribute__((noinline)) wj_code parse_with_records(parser *p)
 {
-    return parse_tree_as(p, 1);
+    return parse_tree_as(p, 1, 0);
 }
 
 static __attribute__((noinline)) wj_code parse_names_only(parser *p)
 {
-    return parse_tree_as(p, 0);
+    return parse_tree_as(p, 0, 0);
 }
 
-wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
-                     const wj_alloc *alloc, wj_error *err)
+static __attribute__((noinline)) wj_code parse_canonical(parser *p)
+{
+    return parse_tree_as(p, 0, 1);
+}
+
+/* wj_doc_parse, or the one pass when out is not NULL. */
+static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
+                          unsigned opts, const wj_alloc *alloc, wj_buf *out,
+                          wj_error *err)
 {
     parser p;
     wj_scratch_block kept[WJ_SCRATCH_KINDS];
@@ -947,7 +1146,8 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     p.s = (const unsigned char *)json;
     p.len = len;
     p.opts = opts;
-    p.records = !(opts & WJ_PARSE_VERDICT_ONLY);
+    p.records = !out && !(opts & WJ_PARSE_VERDICT_ONLY);
+    p.out = out;
     p.doc = doc;
     p.err = err;
     p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
@@ -968,13 +1168,44 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                 sizeof(uint32_t), max_slots(len)) != 0)
         rc = wj_fail_nomem(err);
     else
-        rc = p.records ? parse_with_records(&p) : parse_names_only(&p);
+        rc = out         ? parse_canonical(&p)
+             : p.records ? parse_with_records(&p)
+                         : parse_names_only(&p);
+    wj_free(alloc, p.starts);
     kept[WJ_SCRATCH_KEYS] = array_block(p.keys, p.cap_keys);
     kept[WJ_SCRATCH_KEY_ENDS] = array_block(p.key_ends, p.cap_key_ends);
     kept[WJ_SCRATCH_SORT] = array_block(p.tmp, p.cap_tmp);
     wj_scratch_give(alloc, WJ_SCRATCH_KEYS, 3, kept + WJ_SCRATCH_KEYS);
     if (rc != WJ_OK)
         wj_doc_release(doc);
+    return rc;
+}
+
+wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
+                     const wj_alloc *alloc, wj_error *err)
+{
+    return parse_into(doc, json, len, opts, alloc, NULL, err);
+}
+
+wj_code wj_canonical_one_pass(const char *json, size_t len,
+                              const wj_alloc *alloc, wj_buf *out,
+                              wj_error *err)
+{
+    wj_doc doc;
+    size_t mark = out->len;
+    wj_code rc;
+
+    wj_error_clear(err);
+    if (wj_buf_presize(out, wj_render_reserve(len)) != 0)
+        return wj_buf_fail(out, err);
+    rc = parse_into(&doc, json, len, 0, alloc, out, err);
+    if (rc == WJ_OK) {
+        wj_doc_release(&doc);
+        return WJ_OK;
+    }
+    out->len = mark;
+    if (rc == WJ_DECLINED)
+        wj_error_clear(err);
     return rc;
 }
 

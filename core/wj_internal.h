@@ -342,6 +342,24 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
                      const wj_alloc *alloc, wj_error *err);
 void wj_doc_release(wj_doc *doc);
 
+/* What wj_canonical_one_pass returns for a document it leaves to the
+ * parse and the walk over the tape (never a caller's code). */
+#define WJ_DECLINED ((wj_code)0x7F)
+
+/*
+ * Appends the canonical rendering (§5) of json to out, written as the
+ * parser goes, with no tape of the values and no walk over one; member
+ * order comes from the parser's sort of each object's names, the members
+ * moved into it in out.  Errors are the parse's own.  It declines, out and
+ * err as they were, what the walk does better or alone: a number that
+ * rounds to infinity (its error comes after any later syntax error), a name
+ * whose UTF-16 order may differ, and documents whose members would move
+ * more than a few times their length.
+ */
+wj_code wj_canonical_one_pass(const char *json, size_t len,
+                              const wj_alloc *alloc, wj_buf *out,
+                              wj_error *err);
+
 /* The type of each byte that can start a value. */
 extern const unsigned char wj_value_type[256];
 
