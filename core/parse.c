@@ -158,15 +158,21 @@ static inline wj_code put_char(parser *p, char c)
     return WJ_OK;
 }
 
-/* Writes the string literal s[start..end) as the canonical rendering does:
- * copied as it is, unless rewrite says an escape in it must change. */
-static wj_code put_string(parser *p, size_t start, size_t end, int rewrite)
+/* Writes the string literal that opens at start again, re-escaping it (out
+ * of line: most strings are copied as they are). */
+static __attribute__((noinline)) wj_code put_rewritten(parser *p, size_t start)
 {
-    if (!rewrite)
-        return put_input(p, start, end - start);
     if (!wj_write_canonical_literal(p->out, (const char *)p->s, p->len, start))
         return wj_buf_fail(p->out, p->err);
     return WJ_OK;
+}
+
+/* Writes the string literal s[start..end) as the canonical rendering does:
+ * copied as it is, unless rewrite says an escape in it must change. */
+static inline wj_code put_string(parser *p, size_t start, size_t end,
+                                 int rewrite)
+{
+    return rewrite ? put_rewritten(p, start) : put_input(p, start, end - start);
 }
 
 /* Writes the number lexeme of n bytes at start as RFC 8785 writes its
