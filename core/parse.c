@@ -512,8 +512,9 @@ typedef enum string_kind {
 /* Adds the record of the string literal s[start..end) (end one past its
  * closing quote) found with flags, a value or a member name (whose flags go
  * to *name_flags; a name with escapes is decoded into doc->names). */
-static inline wj_code add_string(parser *p, string_kind kind, size_t start,
-                                 size_t end, uint8_t flags, uint8_t *name_flags)
+static inline __attribute__((always_inline)) wj_code
+add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
+           uint8_t *name_flags)
 {
     int is_name = kind == STRING_NAME || kind == STRING_NAME_WRITTEN;
     uint32_t idx;
