@@ -7,7 +7,8 @@
  * buffer's length and bytes as they were, err clear, and the walk still
  * answers), or it answers as the walk does: the same code, the same error
  * (code, offset, reason) or the same bytes.  wj_canonical_json, which tries
- * the one pass first, must always answer as the walk does.
+ * the one pass first, must always answer as the walk does, and so must
+ * wj_data_digest and the batch's wj_digest_text.
  *
  * The documents come from a seeded xorshift generator: objects of 0-40
  * members in random order, names equal after their escapes are decoded,
@@ -22,6 +23,7 @@
  * WIREJSON_ONE_PASS_CASES sets the number of documents per path.
  */
 #include "check.h"
+#include "batch.h"
 #include "test_heap.h"
 #include "wj_internal.h"
 
@@ -441,6 +443,38 @@ static void show(const char *what, const char *json, size_t len)
                 wj_simd(), len, (int)len, json);
 }
 
+/* The digests that try the one pass first: wj_data_digest (SHA-256 of
+ * the walk's bytes) and the batch's wj_digest_text (the walk's bytes). */
+static void also_digests(const char *json, size_t len, wj_code want_rc,
+                         const wj_buf *want, const wj_error *want_err)
+{
+    char hex[WJ_DIGEST_HEX_SIZE], want_hex[WJ_DIGEST_HEX_SIZE];
+    wj_buf canon = WJ_BUF_INIT(&heap);
+    wj_error err = WJ_ERROR_INIT;
+    wj_code rc = wj_data_digest(json, len, &heap, hex, &err);
+    int same = rc == want_rc;
+    if (same && rc == WJ_OK) {
+        wj_sha256_hex(want->ptr, want->len, want_hex);
+        same = memcmp(hex, want_hex, WJ_DIGEST_HEX_SIZE) == 0;
+    } else if (same) {
+        same = same_error(&err, want_err);
+    }
+    CHECK(same);
+    if (!same)
+        show("wj_data_digest differs from the walk", json, len);
+
+    wj_error_clear(&err);
+    rc = wj_digest_text(json, len, 0, NULL, 0, &canon, &err);
+    same = rc == want_rc &&
+           (rc == WJ_OK ? canon.len == want->len &&
+                              memcmp(canon.ptr, want->ptr, want->len) == 0
+                        : same_error(&err, want_err));
+    CHECK(same);
+    if (!same)
+        show("wj_digest_text differs from the walk", json, len);
+    wj_free(&heap, canon.ptr);
+}
+
 /* The one pass into a buffer holding `prefix` already. */
 static void compare(const char *src, size_t len, tally *tl, int is_chain)
 {
@@ -518,6 +552,7 @@ static void compare(const char *src, size_t len, tally *tl, int is_chain)
     }
     if (pub_rc == WJ_OK)
         wj_free((tl->cases & 2) ? NULL : &heap, pub);
+    also_digests(json, len, want_rc, &want, &want_err);
     wj_free(&heap, want.ptr);
     wj_free(&heap, got.ptr);
     free(json);
