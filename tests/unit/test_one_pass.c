@@ -475,7 +475,9 @@ static void also_digests(const char *json, size_t len, wj_code want_rc,
     wj_free(&heap, canon.ptr);
 }
 
-/* The one pass into a buffer holding `prefix` already. */
+/* One document all ways: the walk, the one pass (into a fresh buffer, or
+ * every other time one holding `prefix`, which it must keep), then the
+ * functions that try the one pass first. */
 static void compare(const char *src, size_t len, tally *tl, int is_chain)
 {
     static const char prefix[] = "<kept>";
