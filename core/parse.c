@@ -45,6 +45,8 @@ typedef struct parser {
     int records;    /* values get records (else only member names do) */
     wj_buf *out;    /* the one pass (wj_canonical_one_pass): the canonical
                        rendering is written here, and values get no records */
+    size_t out_base; /* out's length before it: the one pass's offsets in
+                        out count from here */
     size_t moved;   /* bytes the one pass's reorders have moved so far */
     uint32_t *starts; /* the one pass: where a long object's members start */
     uint32_t cap_starts;
@@ -108,7 +110,6 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
     return fail(p, WJ_ERR_SYNTAX, offset, msg);
 }
 
-/* clang-format off */
 /*
  * The one pass (wj_canonical_one_pass) writes the canonical rendering as it
  * parses.  What it leaves to the parse and the walk over the tape, it
@@ -191,6 +192,7 @@ static wj_code put_number(parser *p, size_t start, size_t n)
     return WJ_OK;
 }
 
+/* clang-format off */
 static const unsigned char is_space[256] = {
     [' '] = 1, ['\n'] = 1, ['\r'] = 1, ['\t'] = 1,
 };
@@ -535,7 +537,7 @@ add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
     }
     *name_flags = flags;
     if (kind == STRING_NAME_WRITTEN) {
-        p->doc->tape[idx + 1] = (uint32_t)p->out->len;
+        p->doc->tape[idx + 1] = (uint32_t)(p->out->len - p->out_base);
         rc = put_string(p, start, end, flags & WJ_STR_ESCAPED);
         if (rc != WJ_OK)
             return rc;
@@ -810,7 +812,7 @@ static void note_starts(parser *p, const uint32_t *names, uint32_t n,
         starts[k] = tape[names[k] + 1];
         tape[names[k] + 1] = k;
     }
-    starts[n] = (uint32_t)p->out->len + 1;
+    starts[n] = (uint32_t)(p->out->len - p->out_base) + 1;
 }
 
 /* The one pass: the members of the object that just closed stand in
@@ -823,12 +825,14 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
 {
     wj_buf *out = p->out;
     const uint32_t *tape = p->doc->tape;
-    size_t first, end = out->len, span, at;
-    char *copy;
+    size_t first, end = out->len - p->out_base, span, at;
+    char *base, *copy;
     uint32_t k = 0;
 
     while (k < n && tape[sorted[k] + 1] == k) /* members in place stay */
         k++;
+    if (k == n)
+        return WJ_OK;
     first = starts[k];
     span = end - first;
     p->moved += span;
@@ -838,15 +842,16 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
         return wj_buf_fail(out, p->err);
     /* the members, copied past the output's end (and copy_short's room
      * there), then back in order */
-    copy = out->ptr + end + SHORT_SLACK;
-    memcpy(copy, out->ptr + first, span);
+    base = out->ptr + p->out_base;
+    copy = base + end + SHORT_SLACK;
+    memcpy(copy, base + first, span);
     for (at = first; k < n; k++) {
         uint32_t i = tape[sorted[k] + 1];
         size_t from = starts[i], n_bytes = starts[i + 1] - 1 - from;
-        copy_short(out->ptr + at, copy + (from - first), n_bytes);
+        copy_short(base + at, copy + (from - first), n_bytes);
         at += n_bytes;
         if (k + 1 < n)
-            out->ptr[at++] = ',';
+            base[at++] = ',';
     }
     return WJ_OK;
 }
@@ -1155,6 +1160,7 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
     p.opts = opts;
     p.records = !out && !(opts & WJ_PARSE_VERDICT_ONLY);
     p.out = out;
+    p.out_base = out ? out->len : 0;
     p.doc = doc;
     p.err = err;
     p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
@@ -1194,6 +1200,11 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
     return parse_into(doc, json, len, opts, alloc, NULL, err);
 }
 
+/* The longest input the one pass takes: its offsets in the output are 32
+ * bits, and a rendering is at most about 5.25 times as long as its input
+ * (`1E20` is written `100000000000000000000`). */
+#define ONE_PASS_MOST ((size_t)UINT32_MAX / 8)
+
 wj_code wj_canonical_one_pass(const char *json, size_t len,
                               const wj_alloc *alloc, wj_buf *out,
                               wj_error *err)
@@ -1203,6 +1214,8 @@ wj_code wj_canonical_one_pass(const char *json, size_t len,
     wj_code rc;
 
     wj_error_clear(err);
+    if (len > ONE_PASS_MOST)
+        return WJ_DECLINED;
     if (wj_buf_presize(out, wj_render_reserve(len)) != 0)
         return wj_buf_fail(out, err);
     rc = parse_into(&doc, json, len, 0, alloc, out, err);

@@ -353,8 +353,8 @@ void wj_doc_release(wj_doc *doc);
  * moved into it in out.  Errors are the parse's own.  It declines, out and
  * err as they were, what the walk does better or alone: a number that
  * rounds to infinity (its error comes after any later syntax error), a name
- * whose UTF-16 order may differ, and documents whose members would move
- * more than a few times their length.
+ * whose UTF-16 order may differ, documents whose members would move more
+ * than a few times their length, and inputs over 512 MiB.
  */
 wj_code wj_canonical_one_pass(const char *json, size_t len,
                               const wj_alloc *alloc, wj_buf *out,
