@@ -796,6 +796,13 @@ static inline uint64_t add_to_filter(const parser *p, uint64_t filter,
  * over. */
 #define MOVES_PER_BYTE 8
 #define MOVES_SLACK 4096
+
+/* Counts n more bytes moved: 0 once past the bound. */
+static inline int may_move(parser *p, size_t n)
+{
+    p->moved += n;
+    return p->moved <= p->len * MOVES_PER_BYTE + MOVES_SLACK;
+}
 /* Objects of up to this many members keep their names' input order for
  * reorder_members on the stack. */
 #define RUN_ON_STACK 32
@@ -835,8 +842,7 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
         return WJ_OK;
     first = starts[k];
     span = end - first;
-    p->moved += span;
-    if (p->moved > p->len * MOVES_PER_BYTE + MOVES_SLACK)
+    if (!may_move(p, span))
         return WJ_DECLINED;
     if (wj_buf_reserve(out, span + 3 * SHORT_SLACK) != 0)
         return wj_buf_fail(out, p->err);
@@ -852,6 +858,37 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
         at += n_bytes;
         if (k + 1 < n)
             base[at++] = ',';
+    }
+    return WJ_OK;
+}
+
+/* The one pass: the two members of the object that just closed stand in
+ * p->out in input order, from a and from b (after a's ',') to the output's
+ * end; swaps them.  The shorter waits past the end while the longer moves
+ * over. */
+static wj_code swap_members(parser *p, size_t a, size_t b)
+{
+    wj_buf *out = p->out;
+    size_t end = out->len - p->out_base, len_a = b - 1 - a, len_b = end - b;
+    char *base, *stash;
+
+    if (!may_move(p, end - a))
+        return WJ_DECLINED;
+    if (wj_buf_reserve(out, (len_a < len_b ? len_a : len_b) +
+                                2 * SHORT_SLACK) != 0)
+        return wj_buf_fail(out, p->err);
+    base = out->ptr + p->out_base;
+    stash = base + end + SHORT_SLACK;
+    if (len_a <= len_b) {
+        copy_short(stash, base + a, len_a);
+        memmove(base + a, base + b, len_b);
+        base[a + len_b] = ',';
+        copy_short(base + a + len_b + 1, stash, len_a);
+    } else {
+        copy_short(stash, base + b, len_b);
+        memmove(base + a + len_b + 1, base + a, len_a);
+        memcpy(base + a, stash, len_b); /* exactly: a's bytes follow */
+        base[a + len_b] = ',';
     }
     return WJ_OK;
 }
@@ -891,11 +928,9 @@ static wj_code close_object(parser *p, uint32_t key_base, uint32_t *count)
             *count |= WJ_COUNT_IN_ORDER;
             return WJ_OK;
         }
-        if (p->out) {
-            uint32_t sorted[2] = {names[1], names[0]};
-            note_starts(p, names, 2, starts);
-            return reorder_members(p, starts, sorted, 2);
-        }
+        if (p->out)
+            return swap_members(p, doc->tape[names[0] + 1],
+                                doc->tape[names[1] + 1]);
         at = add_record(p, 2, names[1]);
         if (at == UINT32_MAX)
             return wj_fail_nomem(p->err);
