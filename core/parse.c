@@ -803,6 +803,7 @@ static inline int may_move(parser *p, size_t n)
     p->moved += n;
     return p->moved <= p->len * MOVES_PER_BYTE + MOVES_SLACK;
 }
+
 /* Objects of up to this many members keep their names' input order for
  * reorder_members on the stack. */
 #define RUN_ON_STACK 32
@@ -895,7 +896,8 @@ static wj_code swap_members(parser *p, size_t a, size_t b)
 
 /* Sorts the names of the non-empty object that just closed, reports the
  * earliest repeated name, and puts them on the tape unless they arrived in
- * order (then WJ_COUNT_IN_ORDER goes into *count).  A parse for the verdict
+ * order (then WJ_COUNT_IN_ORDER goes into *count); the one pass moves its
+ * members into that order in p->out instead.  A parse for the verdict
  * only (WJ_PARSE_VERDICT_ONLY) just looks for the repeat (where the
  * object's filter says one may be), and a short list needs no sort for
  * that. */
