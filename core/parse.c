@@ -1172,7 +1172,8 @@ static __attribute__((noinline)) wj_code parse_canonical(parser *p)
     return parse_tree_as(p, 0, 1);
 }
 
-/* wj_doc_parse, or the one pass when out is not NULL. */
+/* wj_doc_parse, or the one pass when out is not NULL (then doc is only
+ * the parse's working state, released before the return). */
 static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
                           unsigned opts, const wj_alloc *alloc, wj_buf *out,
                           wj_error *err)
@@ -1225,6 +1226,13 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
     kept[WJ_SCRATCH_KEYS] = array_block(p.keys, p.cap_keys);
     kept[WJ_SCRATCH_KEY_ENDS] = array_block(p.key_ends, p.cap_key_ends);
     kept[WJ_SCRATCH_SORT] = array_block(p.tmp, p.cap_tmp);
+    if (out) { /* the one pass keeps no document: all goes back at once */
+        kept[WJ_SCRATCH_TAPE] = array_block(doc->tape, doc->cap_tape);
+        kept[WJ_SCRATCH_NAMES] = (wj_scratch_block){doc->names, doc->cap_names};
+        wj_scratch_give(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_KINDS, kept);
+        wj_free(alloc, doc->escaped);
+        return rc;
+    }
     wj_scratch_give(alloc, WJ_SCRATCH_KEYS, 3, kept + WJ_SCRATCH_KEYS);
     if (rc != WJ_OK)
         wj_doc_release(doc);
@@ -1256,10 +1264,8 @@ wj_code wj_canonical_one_pass(const char *json, size_t len,
     if (wj_buf_presize(out, wj_render_reserve(len)) != 0)
         return wj_buf_fail(out, err);
     rc = parse_into(&doc, json, len, 0, alloc, out, err);
-    if (rc == WJ_OK) {
-        wj_doc_release(&doc);
+    if (rc == WJ_OK)
         return WJ_OK;
-    }
     out->len = mark;
     if (rc == WJ_DECLINED)
         wj_error_clear(err);
