@@ -181,7 +181,8 @@ void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
     int l, v;
 
     for (;;) {
-        unsigned fresh = 0, done = 0;
+        unsigned fresh = 0, done = 0, soon = 0;
+        size_t ahead;
         for (; need; need &= need - 1) {
             l = __builtin_ctz(need);
             if (taken == n) {
@@ -200,6 +201,15 @@ void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
                 continue;
             block[l] = lane_block(&lane_of[l]);
             done |= (unsigned)(lane_of[l].left == 0) << l;
+            soon += lane_of[l].left == 1;
+        }
+        /* The messages the lanes that end next step will take, asked into
+         * the cache a step (some thousand cycles) ahead: a lane's first
+         * block is the one read where no prefetcher saw it coming. */
+        ahead = taken + (size_t)__builtin_popcount(done);
+        for (; soon && ahead < n; soon--, ahead++) {
+            __builtin_prefetch(msg[ahead]);
+            __builtin_prefetch(msg[ahead] + 64);
         }
         if (fresh)
             state_start(state, (__mmask16)fresh);
