@@ -116,35 +116,14 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
  * declines (WJ_DECLINED), and its caller goes that way from the start.
  */
 
-/* The room copy_short wants past the bytes it copies, and reads past them. */
-#define SHORT_SLACK 32
-
-/* Copies n bytes from src to dst (which do not overlap): up to 32 by two
- * unaligned 16-byte moves, with no call to memcpy; src has SHORT_SLACK
- * bytes readable and dst as much room, the bytes past n being overwritten
- * by what comes next.  Most lexemes and members are that short. */
-static inline void copy_short(char *dst, const char *src, size_t n)
-{
-#if defined(__SSE2__)
-    if (n <= SHORT_SLACK) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)src);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
-        _mm_storeu_si128((__m128i *)(void *)dst, a);
-        _mm_storeu_si128((__m128i *)(void *)(dst + 16), b);
-        return;
-    }
-#endif
-    memcpy(dst, src, n);
-}
-
 /* Writes the n input bytes at start as they are. */
 static inline wj_code put_input(parser *p, size_t start, size_t n)
 {
     wj_buf *out = p->out;
-    if (wj_buf_reserve(out, n + SHORT_SLACK) != 0)
+    if (wj_buf_reserve(out, n + WJ_SHORT_SLACK) != 0)
         return wj_buf_fail(out, p->err);
-    if (p->len - start >= SHORT_SLACK)
-        copy_short(out->ptr + out->len, (const char *)p->s + start, n);
+    if (p->len - start >= WJ_SHORT_SLACK)
+        wj_copy_short(out->ptr + out->len, (const char *)p->s + start, n);
     else
         memcpy(out->ptr + out->len, p->s + start, n);
     out->len += n;
@@ -845,17 +824,17 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
     span = end - first;
     if (!may_move(p, span))
         return WJ_DECLINED;
-    if (wj_buf_reserve(out, span + 3 * SHORT_SLACK) != 0)
+    if (wj_buf_reserve(out, span + 3 * WJ_SHORT_SLACK) != 0)
         return wj_buf_fail(out, p->err);
-    /* the members, copied past the output's end (and copy_short's room
+    /* the members, copied past the output's end (and wj_copy_short's room
      * there), then back in order */
     base = out->ptr + p->out_base;
-    copy = base + end + SHORT_SLACK;
+    copy = base + end + WJ_SHORT_SLACK;
     memcpy(copy, base + first, span);
     for (at = first; k < n; k++) {
         uint32_t i = tape[sorted[k] + 1];
         size_t from = starts[i], n_bytes = starts[i + 1] - 1 - from;
-        copy_short(base + at, copy + (from - first), n_bytes);
+        wj_copy_short(base + at, copy + (from - first), n_bytes);
         at += n_bytes;
         if (k + 1 < n)
             base[at++] = ',';
@@ -876,17 +855,17 @@ static wj_code swap_members(parser *p, size_t a, size_t b)
     if (!may_move(p, end - a))
         return WJ_DECLINED;
     if (wj_buf_reserve(out, (len_a < len_b ? len_a : len_b) +
-                                2 * SHORT_SLACK) != 0)
+                                2 * WJ_SHORT_SLACK) != 0)
         return wj_buf_fail(out, p->err);
     base = out->ptr + p->out_base;
-    stash = base + end + SHORT_SLACK;
+    stash = base + end + WJ_SHORT_SLACK;
     if (len_a <= len_b) {
-        copy_short(stash, base + a, len_a);
+        wj_copy_short(stash, base + a, len_a);
         memmove(base + a, base + b, len_b);
         base[a + len_b] = ',';
-        copy_short(base + a + len_b + 1, stash, len_a);
+        wj_copy_short(base + a + len_b + 1, stash, len_a);
     } else {
-        copy_short(stash, base + b, len_b);
+        wj_copy_short(stash, base + b, len_b);
         memmove(base + a + len_b + 1, base + a, len_a);
         memcpy(base + a, stash, len_b); /* exactly: a's bytes follow */
         base[a + len_b] = ',';

@@ -15,10 +15,6 @@
 #include "wj_internal.h"
 #include "number.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 /* How the wire rendering reads an object: §4's schema rules. */
 typedef enum mode {
     MODE_SCHEMA,  /* members are keywords; `properties` is a property map */
@@ -239,28 +235,18 @@ static inline int room(wj_buf *buf, cursor *c, size_t n)
 }
 
 /* The room put_input wants beyond the bytes it writes. */
-#define PUT_SLACK 32
+#define PUT_SLACK WJ_SHORT_SLACK
 
 /* Appends the n input bytes at json + at (json holds len bytes), where
- * room(n + PUT_SLACK) was made.  Lexemes and names are mostly short: where
- * the input has 32 bytes to spare, two unaligned 16-byte moves do up to 32
- * without a call to memcpy (the bytes past n are overwritten by what comes
- * next). */
+ * room(n + PUT_SLACK) was made: without a call to memcpy where the input
+ * has the bytes to spare that wj_copy_short reads. */
 static inline void put_input(cursor *c, const char *json, size_t len,
                              uint32_t at, size_t n)
 {
-#if defined(__SSE2__)
-    if (n <= 32 && len - at >= 32) {
-        const char *from = json + at;
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)from);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + 16));
-        _mm_storeu_si128((__m128i *)(void *)c->at, a);
-        _mm_storeu_si128((__m128i *)(void *)(c->at + 16), b);
-        c->at += n;
-        return;
-    }
-#endif
-    memcpy(c->at, json + at, n);
+    if (len - at >= WJ_SHORT_SLACK)
+        wj_copy_short(c->at, json + at, n);
+    else
+        memcpy(c->at, json + at, n);
     c->at += n;
 }
 

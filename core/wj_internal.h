@@ -191,6 +191,27 @@ static inline void wj_buf_putc(wj_buf *buf, char c)
     buf->ptr[buf->len++] = c;
 }
 
+/* The room wj_copy_short wants past the bytes it copies, and reads past. */
+#define WJ_SHORT_SLACK 32
+
+/* Copies n bytes from src to dst (which do not overlap): up to 32 by two
+ * unaligned 16-byte moves, with no call to memcpy; src has WJ_SHORT_SLACK
+ * bytes readable and dst as much room, the bytes past n being overwritten
+ * by what comes next.  Most lexemes, names and members are that short. */
+static inline void wj_copy_short(char *dst, const char *src, size_t n)
+{
+#if defined(__SSE2__)
+    if (n <= WJ_SHORT_SLACK) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)src);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+        _mm_storeu_si128((__m128i *)(void *)dst, a);
+        _mm_storeu_si128((__m128i *)(void *)(dst + 16), b);
+        return;
+    }
+#endif
+    memcpy(dst, src, n);
+}
+
 /* The room to reserve first for a rendering of len bytes of JSON text: its
  * length and a bounded slack (renderings are about as long as their input;
  * growth covers the rest). */
