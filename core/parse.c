@@ -1228,6 +1228,9 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
  * bits, and a rendering is at most about 5.25 times as long as its input
  * (`1E20` is written `100000000000000000000`). */
 #define ONE_PASS_MOST ((size_t)UINT32_MAX / 8)
+/* The longest input whose buffer has room from the start to reorder its
+ * root: beyond, the room is made when it is needed. */
+#define ROOM_TO_MOVE ((size_t)64 << 10)
 
 wj_code wj_canonical_one_pass(const char *json, size_t len,
                               const wj_alloc *alloc, wj_buf *out,
@@ -1240,7 +1243,11 @@ wj_code wj_canonical_one_pass(const char *json, size_t len,
     wj_error_clear(err);
     if (len > ONE_PASS_MOST)
         return WJ_DECLINED;
-    if (wj_buf_presize(out, wj_render_reserve(len)) != 0)
+    /* A short document gets the room of its root's reorder too, so that
+     * the buffer does not grow (a copy) at its last byte. */
+    if (wj_buf_presize(out, wj_render_reserve(len) +
+                                (len <= ROOM_TO_MOVE ? len + 4 * WJ_SHORT_SLACK
+                                                     : 0)) != 0)
         return wj_buf_fail(out, err);
     rc = parse_into(&doc, json, len, 0, alloc, out, err);
     if (rc == WJ_OK)
