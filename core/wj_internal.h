@@ -371,8 +371,8 @@ void wj_doc_release(wj_doc *doc);
  * Appends the canonical rendering (§5) of json to out, written as the
  * parser goes, with no tape of the values and no walk over one; member
  * order comes from the parser's sort of each object's names, the members
- * moved into it in out.  Errors are the parse's own.  It declines, out and
- * err as they were, what the walk does better or alone: a number that
+ * moved into it in out.  Errors are the parse's own.  It declines (out as
+ * it was, err clear) what the walk does better or alone: a number that
  * rounds to infinity (its error comes after any later syntax error), a name
  * whose UTF-16 order may differ, documents whose members would move more
  * than a few times their length, and inputs over 512 MiB.

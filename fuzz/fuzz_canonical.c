@@ -14,8 +14,8 @@
 
 /*
  * The one pass (wj_canonical_one_pass) against the parse and the walk over
- * its tape: it declines (its buffer's length and error as they were, here
- * empty and clear), or answers as the walk does: the same code, the same
+ * its tape: it declines (its buffer's length as it was, here empty, and
+ * its error clear), or answers as the walk does: the same code, the same
  * error (code, offset, reason) or the same bytes.
  */
 static void check_one_pass(const char *json, size_t len)
