@@ -1229,8 +1229,10 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
  * (`1E20` is written `100000000000000000000`). */
 #define ONE_PASS_MOST ((size_t)UINT32_MAX / 8)
 /* The longest input whose buffer has room from the start to reorder its
- * root: beyond, the room is made when it is needed. */
-#define ROOM_TO_MOVE ((size_t)64 << 10)
+ * root: beyond, the room is made when it is needed (a buffer twice as long
+ * as a mid-sized document could pass the C library's threshold for a
+ * mapping of its own, and cost page faults on every call). */
+#define ROOM_TO_MOVE ((size_t)4 << 10)
 
 wj_code wj_canonical_one_pass(const char *json, size_t len,
                               const wj_alloc *alloc, wj_buf *out,
@@ -1243,7 +1245,7 @@ wj_code wj_canonical_one_pass(const char *json, size_t len,
     wj_error_clear(err);
     if (len > ONE_PASS_MOST)
         return WJ_DECLINED;
-    /* A short document gets the room of its root's reorder too, so that
+    /* A small document gets the room of its root's reorder too, so that
      * the buffer does not grow (a copy) at its last byte. */
     if (wj_buf_presize(out, wj_render_reserve(len) +
                                 (len <= ROOM_TO_MOVE ? len + 4 * WJ_SHORT_SLACK
