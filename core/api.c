@@ -2,6 +2,7 @@
 /*
  * api.c - the public one-call functions: parse, render, hand the bytes over.
  */
+#include "batch.h"
 #include "wj_internal.h"
 
 const char *wj_version(void)
@@ -63,17 +64,13 @@ wj_code wj_wire_json_sorted(const char *json, size_t len, const wj_alloc *alloc,
 wj_code wj_canonical_json(const char *json, size_t len, const wj_alloc *alloc,
                           char **out, size_t *out_len, wj_error *err)
 {
-    wj_render_opts opts = {WJ_STYLE_CANONICAL, NULL, 0};
     wj_buf buf = WJ_BUF_INIT(alloc);
-    wj_code rc = wj_canonical_one_pass(json, len, alloc, &buf, err);
+    wj_code rc = wj_digest_text(json, len, 0, NULL, 0, &buf, err);
     if (rc == WJ_OK)
         return wj_buf_finish(&buf, out, out_len, err);
     wj_free(alloc, buf.ptr);
-    if (rc != WJ_DECLINED) {
-        *out = NULL;
-        return rc;
-    }
-    return render_text(json, len, &opts, alloc, out, out_len, err);
+    *out = NULL;
+    return rc;
 }
 
 wj_code wj_canonical_arguments(const char *text, size_t len,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * batch.h - what the batch entry point (batch.c) takes from digest.c.
+ * batch.h - what the batch entry point (batch.c) and wj_canonical_json
+ * (api.c) take from digest.c.
  *
  * Internal to libwirejson.
  */
@@ -11,7 +12,8 @@
 
 /*
  * Parses json and appends to buf (an ordinary buffer, not a window) the
- * bytes its digest hashes: the canonical JSON of the document, or with
+ * bytes its digest hashes: the canonical JSON of the document (written in
+ * the parse's one pass where wj_canonical_one_pass takes it), or with
  * message != 0 of the message (an object; ignored names as
  * wj_message_digest takes them).  The errors of wj_data_digest and
  * wj_message_digest; on an error buf->len may have grown (the caller cuts

@@ -114,16 +114,15 @@ static wj_code digest_document(const char *json, size_t len, int message,
     wj_doc doc;
     wj_buf buf = WJ_BUF_INIT(alloc);
     wj_code rc;
-    /* A text about as long as the window is written whole in one pass,
-     * then hashed. */
+    /* A text about as long as the window is written whole (in one pass
+     * where it can be), then hashed. */
     if (!message && len <= WINDOW) {
         wj_buf text = WJ_BUF_INIT(alloc);
-        rc = wj_canonical_one_pass(json, len, alloc, &text, err);
+        rc = wj_digest_text(json, len, 0, NULL, 0, &text, err);
         if (rc == WJ_OK)
             wj_sha256_hex(text.ptr, text.len, hex);
         wj_free(alloc, text.ptr);
-        if (rc != WJ_DECLINED)
-            return rc;
+        return rc;
     }
     rc = wj_doc_parse(&doc, json, len, 0, alloc, err);
     if (rc != WJ_OK)
