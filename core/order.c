@@ -157,6 +157,21 @@ static size_t earlier(size_t a, size_t b)
 _Static_assert(RUN <= 16 && (RUN & (RUN - 1)) == 0,
                "a short list's places fit the key's low 4 bits");
 
+/* The bits of a key that a name of n bytes fills: its first min(n, 8)
+ * bytes (a table, not a branch: names end before and after 8 bytes at no
+ * pattern a predictor could learn). */
+static const uint64_t key_bytes[9] = {
+    0,
+    0xFF00000000000000u,
+    0xFFFF000000000000u,
+    0xFFFFFF0000000000u,
+    0xFFFFFFFF00000000u,
+    0xFFFFFFFFFF000000u,
+    0xFFFFFFFFFFFF0000u,
+    0xFFFFFFFFFFFFFF00u,
+    0xFFFFFFFFFFFFFFFFu,
+};
+
 /* The sort key of a name of len bytes at s, of which readable bytes may be
  * read (at least len). */
 static inline uint64_t name_key(const char *s, size_t len, size_t readable)
@@ -165,9 +180,8 @@ static inline uint64_t name_key(const char *s, size_t len, size_t readable)
     size_t i;
     if (readable >= 8) {
         memcpy(&key, s, 8);
-        key = __builtin_bswap64(key);
-        if (len < 8) /* the bytes past the name become zeros */
-            key &= ~(~(uint64_t)0 >> (8 * len));
+        /* the bytes past the name become zeros */
+        key = __builtin_bswap64(key) & key_bytes[len < 8 ? len : 8];
     } else {
         for (i = 0; i < len; i++)
             key |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
@@ -183,13 +197,27 @@ static inline void order_items(uint64_t *v, int a, int b)
     v[b] = x < y ? y : x;
 }
 
+/* out[rank of v[j]] = v[j] for the n items of v[0..width), those past n
+ * larger than all of them (width a constant: the count unrolls). */
+static inline __attribute__((always_inline)) void
+rank_items(const uint64_t *v, uint32_t n, uint32_t width, uint64_t *out)
+{
+    uint32_t j, k;
+    for (j = 0; j < n; j++) {
+        uint32_t rank = 0;
+        for (k = 0; k < width; k++)
+            rank += v[k] < v[j];
+        out[rank] = v[j];
+    }
+}
+
 /* Sorts up to RUN items; up to four by a sorting network (most objects are
  * that short, and whether two names are in order is a coin toss to a
  * branch predictor). */
 static void sort_items(uint64_t *v, uint32_t n)
 {
     uint64_t out[RUN];
-    uint32_t j, k;
+    uint32_t k;
     switch (n) {
     case 2: order_items(v, 0, 1); return;
     case 3:
@@ -207,13 +235,15 @@ static void sort_items(uint64_t *v, uint32_t n)
     default: break;
     }
     /* Longer ones by rank: each item's place is the count of smaller ones
-     * (the items all differ); no branch that the names decide. */
-    for (j = 0; j < n; j++) {
-        uint32_t rank = 0;
-        for (k = 0; k < n; k++)
-            rank += v[k] < v[j];
-        out[rank] = v[j];
-    }
+     * (the items all differ).  The counts run over a fixed width, the items
+     * past n made larger than any key (no name's first byte is 0xFF), so
+     * that no branch depends on the names or on n. */
+    for (k = n; k < RUN; k++)
+        v[k] = ~(uint64_t)0;
+    if (n <= RUN / 2)
+        rank_items(v, n, RUN / 2, out);
+    else
+        rank_items(v, n, RUN, out);
     memcpy(v, out, n * sizeof *v);
 }
 

@@ -177,12 +177,13 @@ static const unsigned char is_space[256] = {
 };
 /* clang-format on */
 
-/* Skips a run of whitespace that starts at p->pos, 16 bytes at a time
- * where it is long (indentation). */
-static __attribute__((noinline)) void skip_space_run(parser *p)
+/* Skips the run of whitespace that starts at i, 16 bytes at a time where
+ * it is long (indentation); returns where it ends. */
+static __attribute__((noinline)) size_t skip_space_run(const parser *p,
+                                                       size_t i)
 {
     const unsigned char *s = p->s;
-    size_t i = p->pos, len = p->len;
+    size_t len = p->len;
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' ');
     while (len - i >= WJ_BLOCK16) {
@@ -201,19 +202,19 @@ static __attribute__((noinline)) void skip_space_run(parser *p)
 #endif
     while (i < len && is_space[s[i]])
         i++;
-    p->pos = i;
+    return i;
 }
 
-/* Compact text has no whitespace between tokens, and `, ` one blank:
- * both inline; longer runs out of line. */
-static inline void skip_space(parser *p)
+/* Where the whitespace at i ends.  Compact text has no whitespace between
+ * tokens, and `, ` one blank: both inline; longer runs out of line. */
+static inline size_t skip_space(const parser *p, size_t i)
 {
-    size_t i = p->pos;
     if (i < p->len && is_space[p->s[i]]) {
-        p->pos = ++i;
+        ++i;
         if (i < p->len && is_space[p->s[i]])
-            skip_space_run(p);
+            i = skip_space_run(p, i);
     }
+    return i;
 }
 
 /* The most entries len bytes can need in the arrays of member names (keys,
@@ -500,14 +501,11 @@ add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
     int is_name = kind == STRING_NAME || kind == STRING_NAME_WRITTEN;
     uint32_t idx;
     wj_code rc;
-    if (kind == STRING_UNKEPT || kind == STRING_WRITTEN) {
-        p->pos = end;
+    if (kind == STRING_UNKEPT || kind == STRING_WRITTEN)
         return kind == STRING_UNKEPT
                    ? WJ_OK
                    : put_string(p, start, end, flags & WJ_STR_REWRITE);
-    }
     idx = add_record(p, kind == STRING_NAME ? WJ_NAME_SLOTS : 2, start);
-    p->pos = end;
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
     if (!is_name) {
@@ -526,12 +524,12 @@ add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
 
 /* The rest of parse_string, out of line: the string that opens at p->pos
  * goes on past s[i], an escape, a control or a non-ASCII byte (or the end
- * of input). */
+ * of input).  Leaves p->pos one past its closing quote. */
 static __attribute__((noinline)) wj_code
 parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
 {
     const unsigned char *s = p->s;
-    size_t len = p->len;
+    size_t len = p->len, start;
     uint8_t flags = 0;
 #if WJ_HAVE_AVX2_PATH
     int path = wj_simd();
@@ -593,20 +591,28 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
 #endif
         i = scan_plain(s, i, len);
     }
-    return add_string(p, kind, p->pos, i + 1, flags, name_flags);
+    start = p->pos;
+    p->pos = i + 1;
+    return add_string(p, kind, start, i + 1, flags, name_flags);
 }
 
-/* Parses the string literal at p->pos and adds its record (add_string).
- * Most strings hold nothing but plain ASCII: those stay inline, in the
- * parser's loop itself (as a call, its entry and exit cost about as much as
- * a short name's scan). */
+/* Parses the string literal at *pos, adds its record (add_string) and moves
+ * *pos past it.  Most strings hold nothing but plain ASCII: those stay
+ * inline, in the parser's loop itself (as a call, its entry and exit cost
+ * about as much as a short name's scan). */
 static inline __attribute__((always_inline)) wj_code
-parse_string(parser *p, string_kind kind, uint8_t *name_flags)
+parse_string(parser *p, string_kind kind, uint8_t *name_flags, size_t *pos)
 {
-    size_t i = scan_plain(p->s, p->pos + 1, p->len);
-    if (i < p->len && p->s[i] == '"')
-        return add_string(p, kind, p->pos, i + 1, 0, name_flags);
-    return parse_string_rest(p, kind, name_flags, i);
+    size_t start = *pos, i = scan_plain(p->s, start + 1, p->len);
+    wj_code rc;
+    if (i < p->len && p->s[i] == '"') {
+        *pos = i + 1;
+        return add_string(p, kind, start, i + 1, 0, name_flags);
+    }
+    p->pos = start;
+    rc = parse_string_rest(p, kind, name_flags, i);
+    *pos = p->pos;
+    return rc;
 }
 
 /* The index of the first byte from s[i] on that is not a digit (len when
@@ -686,9 +692,11 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
     return scan_number(json, len, at, bad, why);
 }
 
-static inline wj_code parse_number(parser *p, int records, int emit)
+/* Parses the number at *pos and moves *pos past it. */
+static inline wj_code parse_number(parser *p, int records, int emit,
+                                   size_t *pos)
 {
-    size_t start = p->pos, bad = 0;
+    size_t start = *pos, bad = 0;
     const char *why = NULL;
     size_t n = scan_number((const char *)p->s, p->len, start, &bad, &why);
 
@@ -696,16 +704,16 @@ static inline wj_code parse_number(parser *p, int records, int emit)
         return fail_syntax(p, bad, why);
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->pos = start + n;
+    *pos = start + n;
     return emit ? put_number(p, start, n) : WJ_OK;
 }
 
-/* The error of a literal that is not word: at its first wrong byte, or
- * the end of input. */
-static __attribute__((noinline)) wj_code bad_literal(parser *p,
+/* The error of a literal at start that is not word: at its first wrong
+ * byte, or the end of input. */
+static __attribute__((noinline)) wj_code bad_literal(parser *p, size_t start,
                                                      const char *word)
 {
-    size_t start = p->pos, k;
+    size_t k;
     for (k = 0; word[k]; k++) {
         if (start + k >= p->len)
             return fail_syntax(p, p->len, NULL);
@@ -715,17 +723,17 @@ static __attribute__((noinline)) wj_code bad_literal(parser *p,
     return fail(p, WJ_ERR_SYNTAX, start + k, "invalid literal");
 }
 
-/* Parses the literal word (n bytes) at p->pos: inline, a compare of
- * constant length. */
+/* Parses the literal word (n bytes) at *pos, inline (a compare of constant
+ * length), and moves *pos past it. */
 static inline wj_code parse_literal(parser *p, const char *word, size_t n,
-                                    int records, int emit)
+                                    int records, int emit, size_t *pos)
 {
-    size_t start = p->pos;
+    size_t start = *pos;
     if (p->len - start < n || memcmp(p->s + start, word, n) != 0)
-        return bad_literal(p, word);
+        return bad_literal(p, start, word);
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
-    p->pos = start + n;
+    *pos = start + n;
     return emit ? put_input(p, start, n) : WJ_OK;
 }
 
@@ -975,25 +983,31 @@ parse_tree_as(parser *p, const int records, const int emit)
     uint32_t idx;
     uint8_t name_flags;
     size_t name_start;
+    /* The input and where the parse is, in registers: the one pass's
+     * writes through char pointers would have them read from *p again
+     * after every byte written. */
+    const unsigned char *const s = p->s;
+    const size_t len = p->len;
+    size_t pos = p->pos;
 
-    if (p->len >= 3 && p->s[0] == 0xEF && p->s[1] == 0xBB && p->s[2] == 0xBF)
+    if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
-    skip_space(p);
+    pos = skip_space(p, pos);
 
 value:
-    if (p->pos >= p->len)
-        return fail_syntax(p, p->len, NULL);
-    switch (p->s[p->pos]) {
+    if (pos >= len)
+        return fail_syntax(p, len, NULL);
+    switch (s[pos]) {
     case '{':
     case '[': {
-        int is_object = p->s[p->pos] == '{';
+        int is_object = s[pos] == '{';
         if (depth == WJ_MAX_DEPTH)
-            return fail(p, WJ_ERR_DEPTH, p->pos, "nesting deeper than 1000");
-        idx = records ? add_record(p, WJ_CONTAINER_SLOTS, p->pos)
-                      : (uint32_t)p->pos;
+            return fail(p, WJ_ERR_DEPTH, pos, "nesting deeper than 1000");
+        idx = records ? add_record(p, WJ_CONTAINER_SLOTS, pos)
+                      : (uint32_t)pos;
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
-        if (emit && (rc = put_char(p, (char)p->s[p->pos])) != WJ_OK)
+        if (emit && (rc = put_char(p, (char)s[pos])) != WJ_OK)
             return rc;
         stack[depth] = idx;
         count[depth] = 0;
@@ -1001,9 +1015,8 @@ value:
         filter[depth] = 0;
         depth++;
         in_object = is_object;
-        p->pos++;
-        skip_space(p);
-        if (p->pos < p->len && p->s[p->pos] == (is_object ? '}' : ']'))
+        pos = skip_space(p, pos + 1);
+        if (pos < len && s[pos] == (is_object ? '}' : ']'))
             goto close;
         count[depth - 1] = 1;
         if (is_object)
@@ -1015,7 +1028,7 @@ value:
                           records ? STRING_VALUE
                           : emit  ? STRING_WRITTEN
                                   : STRING_UNKEPT,
-                          &name_flags);
+                          &name_flags, &pos);
         break;
     case '-':
     case '0':
@@ -1027,41 +1040,40 @@ value:
     case '6':
     case '7':
     case '8':
-    case '9': rc = parse_number(p, records, emit); break;
-    case 't': rc = parse_literal(p, "true", 4, records, emit); break;
-    case 'f': rc = parse_literal(p, "false", 5, records, emit); break;
-    case 'n': rc = parse_literal(p, "null", 4, records, emit); break;
-    default: return fail(p, WJ_ERR_SYNTAX, p->pos, "expected a value");
+    case '9': rc = parse_number(p, records, emit, &pos); break;
+    case 't': rc = parse_literal(p, "true", 4, records, emit, &pos); break;
+    case 'f': rc = parse_literal(p, "false", 5, records, emit, &pos); break;
+    case 'n': rc = parse_literal(p, "null", 4, records, emit, &pos); break;
+    default: return fail(p, WJ_ERR_SYNTAX, pos, "expected a value");
     }
     if (rc != WJ_OK)
         return rc;
 
 after_value:
-    if (p->pos >= p->poll_at && (rc = poll_hook(p, p->pos)) != WJ_OK)
+    if (pos >= p->poll_at && (rc = poll_hook(p, pos)) != WJ_OK)
         return rc;
-    skip_space(p);
+    pos = skip_space(p, pos);
     if (depth == 0) {
-        if (p->pos != p->len)
-            return fail(p, WJ_ERR_SYNTAX, p->pos,
+        if (pos != len)
+            return fail(p, WJ_ERR_SYNTAX, pos,
                         "trailing characters after the value");
         return WJ_OK;
     }
-    if (p->pos >= p->len)
-        return fail_syntax(p, p->len, NULL);
-    if (p->s[p->pos] == ',') {
+    if (pos >= len)
+        return fail_syntax(p, len, NULL);
+    if (s[pos] == ',') {
         if (emit && (rc = put_char(p, ',')) != WJ_OK)
             return rc;
-        p->pos++;
-        skip_space(p);
-        if (p->pos < p->len && (p->s[p->pos] == ']' || p->s[p->pos] == '}'))
-            return fail(p, WJ_ERR_SYNTAX, p->pos, "trailing comma");
+        pos = skip_space(p, pos + 1);
+        if (pos < len && (s[pos] == ']' || s[pos] == '}'))
+            return fail(p, WJ_ERR_SYNTAX, pos, "trailing comma");
         count[depth - 1]++;
         if (in_object)
             goto member;
         goto value;
     }
-    if (p->s[p->pos] != (in_object ? '}' : ']'))
-        return fail(p, WJ_ERR_SYNTAX, p->pos,
+    if (s[pos] != (in_object ? '}' : ']'))
+        return fail(p, WJ_ERR_SYNTAX, pos,
                     in_object ? "expected ',' or '}' after object member"
                               : "expected ',' or ']' after array element");
 
@@ -1084,32 +1096,32 @@ close:
         /* no record to finish */
     } else if (p->doc->n_tape - idx - WJ_CONTAINER_SLOTS != count[depth]) {
         /* not all numbers and literals: at its ']', with its count */
-        p->doc->tape[idx] = (uint32_t)p->pos;
+        p->doc->tape[idx] = (uint32_t)pos;
         if (add_record(p, 1, count[depth]) == UINT32_MAX)
             return wj_fail_nomem(p->err);
     }
     if (records)
         p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
-    if (emit && (rc = put_char(p, (char)p->s[p->pos])) != WJ_OK)
+    if (emit && (rc = put_char(p, (char)s[pos])) != WJ_OK)
         return rc;
-    p->pos++;
+    pos++;
     if (depth > 0) { /* the parent's record still starts at its opening byte */
         uint32_t open =
             records ? p->doc->tape[stack[depth - 1]] : stack[depth - 1];
-        in_object = p->s[open] == '{';
+        in_object = s[open] == '{';
     }
     goto after_value;
 
 member:
-    if (p->pos >= p->len)
-        return fail_syntax(p, p->len, NULL);
-    if (p->s[p->pos] != '"')
-        return fail(p, WJ_ERR_SYNTAX, p->pos,
+    if (pos >= len)
+        return fail_syntax(p, len, NULL);
+    if (s[pos] != '"')
+        return fail(p, WJ_ERR_SYNTAX, pos,
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
-    name_start = p->pos;
+    name_start = pos;
     rc = parse_string(p, emit ? STRING_NAME_WRITTEN : STRING_NAME,
-                      &name_flags);
+                      &name_flags, &pos);
     if (rc != WJ_OK)
         return rc;
     /* UTF-16 order (§5) is the walk's to make */
@@ -1117,22 +1129,21 @@ member:
         return WJ_DECLINED;
     if (use_filter)
         filter[depth - 1] =
-            add_to_filter(p, filter[depth - 1], name_start, p->pos, name_flags);
+            add_to_filter(p, filter[depth - 1], name_start, pos, name_flags);
     if (track_names) {
         if (p->n_keys == p->key_room && grow_keys(p) != 0)
             return wj_fail_nomem(p->err);
-        p->key_ends[p->n_keys] = (uint32_t)p->pos;
+        p->key_ends[p->n_keys] = (uint32_t)pos;
         p->keys[p->n_keys++] = idx;
         if (name_flags & WJ_STR_UTF16)
             count[depth - 1] |= WJ_COUNT_UTF16;
     }
-    skip_space(p);
-    if (p->pos >= p->len || p->s[p->pos] != ':')
-        return fail_syntax(p, p->pos, "expected ':' after member name");
+    pos = skip_space(p, pos);
+    if (pos >= len || s[pos] != ':')
+        return fail_syntax(p, pos, "expected ':' after member name");
     if (emit && (rc = put_char(p, ':')) != WJ_OK)
         return rc;
-    p->pos++;
-    skip_space(p);
+    pos = skip_space(p, pos + 1);
     goto value;
 }
 
