@@ -216,9 +216,6 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
     return -1;
 }
 
-/* Streams the SHA-NI path runs: on the Xeon of bench/RESULTS.md, 4 were
- * no faster than 2 (core_bench --hash). */
-#define SHA_NI_LANES 2
 /* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
  * time: fewer leave most lanes hashing zeros. */
 #define AVX512_LEAST 16
@@ -228,15 +225,16 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
  * on the stack. */
 #define LANE_GROUP 256
 
-/* Pairs of SHA-NI streams where `path` allows them and the processor has
- * them, an odd one out through libcrypto, whose lone stream is faster than
- * the core's (bench/RESULTS.md); otherwise libcrypto one at a time. */
-static void sha_ni_pairs(int path, const unsigned char *const *msg,
-                         const size_t *len, size_t n, unsigned char *out)
+/* Interleaved SHA-NI streams (wj_sha_ni_streams) where `path` allows them
+ * and the processor has them, an odd one out through libcrypto, whose lone
+ * stream is faster than the core's (bench/RESULTS.md); otherwise libcrypto
+ * one at a time. */
+static void sha_ni_streams(int path, const unsigned char *const *msg,
+                           const size_t *len, size_t n, unsigned char *out)
 {
 #ifdef WJ_HAVE_SHA_PATH
     if (n > 1 && path >= WJ_HASH_SHA_NI && wj_cpu_has_sha()) {
-        many_sha_ni(SHA_NI_LANES, msg, len, n & ~(size_t)1, out);
+        many_sha_ni(wj_sha_ni_streams(), msg, len, n & ~(size_t)1, out);
         if (n & 1)
             wj_sha256_bytes(msg[n - 1], len[n - 1], out + 32 * (n - 1));
         return;
@@ -304,7 +302,7 @@ static void many_lanes(int path, const unsigned char *const *msg,
         m[at] = msg[k], l[at] = len[k], which[at] = k;
     }
     wj_sha256_many_avx512(m, l, n_lanes, md);
-    sha_ni_pairs(path, m + n_lanes, l + n_lanes, n_aside, md + 32 * n_lanes);
+    sha_ni_streams(path, m + n_lanes, l + n_lanes, n_aside, md + 32 * n_lanes);
     for (k = 0; k < n; k++)
         memcpy(out + 32 * which[k], md + 32 * k, 32);
 }
@@ -325,7 +323,7 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
     /* All the streams take the next message as one ends; a long message
      * among short ones ends alone in one stream. */
     if (n > 1 && path == WJ_HASH_SHA_NI) {
-        many_sha_ni(SHA_NI_LANES, msg, len, n, out);
+        many_sha_ni(wj_sha_ni_streams(), msg, len, n, out);
         return;
     }
 #endif
@@ -339,5 +337,5 @@ void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
     if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST)
         wj_sha256_many(msg, len, n, out);
     else
-        sha_ni_pairs(path, msg, len, n, out);
+        sha_ni_streams(path, msg, len, n, out);
 }

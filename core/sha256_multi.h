@@ -23,7 +23,7 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
                     size_t n, unsigned char *out);
 
 /* The same for a batch of any size, where the chosen path is AVX-512 or
- * SHA-NI: a batch too small for the 16 lanes goes to pairs of SHA-NI
+ * SHA-NI: a batch too small for the 16 lanes goes to interleaved SHA-NI
  * streams (when the processor has them), not one by one to libcrypto.
  * For a request's few elements and its chains of digests. */
 void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
@@ -39,6 +39,10 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
  * and BW with the operating system's support (cpu.c; asked once). */
 int wj_cpu_has_sha(void);
 int wj_cpu_has_avx512(void);
+
+/* How many SHA-NI streams to interleave: 4 on AMD processors, else 2
+ * (cpu.c; asked once). */
+int wj_sha_ni_streams(void);
 
 /* The 16 AVX-512 lanes (sha256_avx512.c): only where wj_cpu_has_avx512. */
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
