@@ -179,11 +179,9 @@ static const unsigned char is_space[256] = {
 
 /* Skips the run of whitespace that starts at i, 16 bytes at a time where
  * it is long (indentation); returns where it ends. */
-static __attribute__((noinline)) size_t skip_space_run(const parser *p,
-                                                       size_t i)
+static __attribute__((noinline)) size_t
+skip_space_run(const unsigned char *s, size_t len, size_t i)
 {
-    const unsigned char *s = p->s;
-    size_t len = p->len;
 #if defined(__SSE2__)
     const __m128i space = _mm_set1_epi8(' ');
     while (len - i >= WJ_BLOCK16) {
@@ -207,12 +205,12 @@ static __attribute__((noinline)) size_t skip_space_run(const parser *p,
 
 /* Where the whitespace at i ends.  Compact text has no whitespace between
  * tokens, and `, ` one blank: both inline; longer runs out of line. */
-static inline size_t skip_space(const parser *p, size_t i)
+static inline size_t skip_space(const unsigned char *s, size_t len, size_t i)
 {
-    if (i < p->len && is_space[p->s[i]]) {
+    if (i < len && is_space[s[i]]) {
         ++i;
-        if (i < p->len && is_space[p->s[i]])
-            i = skip_space_run(p, i);
+        if (i < len && is_space[s[i]])
+            i = skip_space_run(s, len, i);
     }
     return i;
 }
@@ -596,16 +594,17 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     return add_string(p, kind, start, i + 1, flags, name_flags);
 }
 
-/* Parses the string literal at *pos, adds its record (add_string) and moves
- * *pos past it.  Most strings hold nothing but plain ASCII: those stay
+/* Parses the string literal at *pos in s (p->s, len bytes), adds its
+ * record (add_string) and moves *pos past it.  Most strings hold nothing but plain ASCII: those stay
  * inline, in the parser's loop itself (as a call, its entry and exit cost
  * about as much as a short name's scan). */
 static inline __attribute__((always_inline)) wj_code
-parse_string(parser *p, string_kind kind, uint8_t *name_flags, size_t *pos)
+parse_string(parser *p, const unsigned char *s, size_t len, string_kind kind,
+             uint8_t *name_flags, size_t *pos)
 {
-    size_t start = *pos, i = scan_plain(p->s, start + 1, p->len);
+    size_t start = *pos, i = scan_plain(s, start + 1, len);
     wj_code rc;
-    if (i < p->len && p->s[i] == '"') {
+    if (i < len && s[i] == '"') {
         *pos = i + 1;
         return add_string(p, kind, start, i + 1, 0, name_flags);
     }
@@ -992,7 +991,7 @@ parse_tree_as(parser *p, const int records, const int emit)
 
     if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
-    pos = skip_space(p, pos);
+    pos = skip_space(s, len, pos);
 
 value:
     if (pos >= len)
@@ -1015,7 +1014,7 @@ value:
         filter[depth] = 0;
         depth++;
         in_object = is_object;
-        pos = skip_space(p, pos + 1);
+        pos = skip_space(s, len, pos + 1);
         if (pos < len && s[pos] == (is_object ? '}' : ']'))
             goto close;
         count[depth - 1] = 1;
@@ -1024,7 +1023,7 @@ value:
         goto value;
     }
     case '"':
-        rc = parse_string(p,
+        rc = parse_string(p, s, len,
                           records ? STRING_VALUE
                           : emit  ? STRING_WRITTEN
                                   : STRING_UNKEPT,
@@ -1052,7 +1051,7 @@ value:
 after_value:
     if (pos >= p->poll_at && (rc = poll_hook(p, pos)) != WJ_OK)
         return rc;
-    pos = skip_space(p, pos);
+    pos = skip_space(s, len, pos);
     if (depth == 0) {
         if (pos != len)
             return fail(p, WJ_ERR_SYNTAX, pos,
@@ -1064,7 +1063,7 @@ after_value:
     if (s[pos] == ',') {
         if (emit && (rc = put_char(p, ',')) != WJ_OK)
             return rc;
-        pos = skip_space(p, pos + 1);
+        pos = skip_space(s, len, pos + 1);
         if (pos < len && (s[pos] == ']' || s[pos] == '}'))
             return fail(p, WJ_ERR_SYNTAX, pos, "trailing comma");
         count[depth - 1]++;
@@ -1120,7 +1119,7 @@ member:
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
     name_start = pos;
-    rc = parse_string(p, emit ? STRING_NAME_WRITTEN : STRING_NAME,
+    rc = parse_string(p, s, len, emit ? STRING_NAME_WRITTEN : STRING_NAME,
                       &name_flags, &pos);
     if (rc != WJ_OK)
         return rc;
@@ -1138,12 +1137,12 @@ member:
         if (name_flags & WJ_STR_UTF16)
             count[depth - 1] |= WJ_COUNT_UTF16;
     }
-    pos = skip_space(p, pos);
+    pos = skip_space(s, len, pos);
     if (pos >= len || s[pos] != ':')
         return fail_syntax(p, pos, "expected ':' after member name");
     if (emit && (rc = put_char(p, ':')) != WJ_OK)
         return rc;
-    pos = skip_space(p, pos + 1);
+    pos = skip_space(s, len, pos + 1);
     goto value;
 }
 
