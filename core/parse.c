@@ -116,58 +116,99 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
  * declines (WJ_DECLINED), and its caller goes that way from the start.
  */
 
-/* Writes the n input bytes at start as they are. */
-static inline wj_code put_input(parser *p, size_t start, size_t n)
+/* The one pass's output as the parser's loop holds it, in locals: p->out's
+ * pointer, length and room.  Every byte written goes through a char
+ * pointer, which may alias anything, so the compiler would read p->out
+ * from memory again after each; a cursor the loop owns stays in registers.
+ * p->out is brought up to date (cursor_give) before a step out of line
+ * that writes to it, and the cursor from it (cursor_take) after. */
+typedef struct cursor {
+    char *ptr;
+    size_t len;
+    size_t cap;
+} cursor;
+
+static inline void cursor_take(const parser *p, cursor *o)
 {
-    wj_buf *out = p->out;
-    if (wj_buf_reserve(out, n + WJ_SHORT_SLACK) != 0)
-        return wj_buf_fail(out, p->err);
-    if (p->len - start >= WJ_SHORT_SLACK)
-        wj_copy_short(out->ptr + out->len, (const char *)p->s + start, n);
-    else
-        memcpy(out->ptr + out->len, p->s + start, n);
-    out->len += n;
+    o->ptr = p->out->ptr;
+    o->len = p->out->len;
+    o->cap = p->out->cap;
+}
+
+static inline void cursor_give(const parser *p, const cursor *o)
+{
+    p->out->len = o->len;
+}
+
+/* Room for n more bytes at the cursor (wj_buf_reserve's rule). */
+static inline wj_code cursor_room(parser *p, cursor *o, size_t n)
+{
+    if (n <= o->cap - o->len)
+        return WJ_OK;
+    cursor_give(p, o);
+    if (wj_buf_grow(p->out, n) != 0)
+        return wj_buf_fail(p->out, p->err);
+    cursor_take(p, o);
     return WJ_OK;
 }
 
-static inline wj_code put_char(parser *p, char c)
+/* Writes the n input bytes at start as they are. */
+static inline wj_code put_input(parser *p, cursor *o, size_t start, size_t n)
 {
-    if (wj_buf_reserve(p->out, 1) != 0)
-        return wj_buf_fail(p->out, p->err);
-    wj_buf_putc(p->out, c);
+    wj_code rc = cursor_room(p, o, n + WJ_SHORT_SLACK);
+    if (rc != WJ_OK)
+        return rc;
+    if (p->len - start >= WJ_SHORT_SLACK)
+        wj_copy_short(o->ptr + o->len, (const char *)p->s + start, n);
+    else
+        memcpy(o->ptr + o->len, p->s + start, n);
+    o->len += n;
+    return WJ_OK;
+}
+
+static inline wj_code put_char(parser *p, cursor *o, char c)
+{
+    wj_code rc = cursor_room(p, o, 1);
+    if (rc != WJ_OK)
+        return rc;
+    o->ptr[o->len++] = c;
     return WJ_OK;
 }
 
 /* Writes the string literal that opens at start again, re-escaping it (out
  * of line: most strings are copied as they are). */
-static __attribute__((noinline)) wj_code put_rewritten(parser *p, size_t start)
+static __attribute__((noinline)) wj_code put_rewritten(parser *p, cursor *o,
+                                                       size_t start)
 {
-    if (!wj_write_canonical_literal(p->out, (const char *)p->s, p->len, start))
-        return wj_buf_fail(p->out, p->err);
-    return WJ_OK;
+    size_t end;
+    cursor_give(p, o);
+    end = wj_write_canonical_literal(p->out, (const char *)p->s, p->len, start);
+    cursor_take(p, o);
+    return end ? WJ_OK : wj_buf_fail(p->out, p->err);
 }
 
 /* Writes the string literal s[start..end) as the canonical rendering does:
  * copied as it is, unless rewrite says an escape in it must change. */
-static inline wj_code put_string(parser *p, size_t start, size_t end,
-                                 int rewrite)
+static inline wj_code put_string(parser *p, cursor *o, size_t start,
+                                 size_t end, int rewrite)
 {
-    return rewrite ? put_rewritten(p, start) : put_input(p, start, end - start);
+    return rewrite ? put_rewritten(p, o, start)
+                   : put_input(p, o, start, end - start);
 }
 
 /* Writes the number lexeme of n bytes at start as RFC 8785 writes its
  * double.  One that rounds to infinity is declined: its error comes after
  * any error later in the input. */
-static wj_code put_number(parser *p, size_t start, size_t n)
+static wj_code put_number(parser *p, cursor *o, size_t start, size_t n)
 {
     size_t k;
-    if (wj_buf_reserve(p->out, WJ_NUMBER_MAX_CHARS) != 0)
-        return wj_buf_fail(p->out, p->err);
-    k = wj_number_canonical((const char *)p->s + start, n,
-                            p->out->ptr + p->out->len);
+    wj_code rc = cursor_room(p, o, WJ_NUMBER_MAX_CHARS);
+    if (rc != WJ_OK)
+        return rc;
+    k = wj_number_canonical((const char *)p->s + start, n, o->ptr + o->len);
     if (!k)
         return WJ_DECLINED;
-    p->out->len += k;
+    o->len += k;
     return WJ_OK;
 }
 
@@ -489,12 +530,18 @@ typedef enum string_kind {
                            second slot is where its member starts in p->out */
 } string_kind;
 
+/* Whether the one pass writes a string of this kind to its output. */
+static inline int writes(string_kind kind)
+{
+    return kind == STRING_WRITTEN || kind == STRING_NAME_WRITTEN;
+}
+
 /* Adds the record of the string literal s[start..end) (end one past its
  * closing quote) found with flags, a value or a member name (whose flags go
  * to *name_flags; a name with escapes is decoded into doc->names). */
 static inline __attribute__((always_inline)) wj_code
-add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
-           uint8_t *name_flags)
+add_string(parser *p, cursor *o, string_kind kind, size_t start, size_t end,
+           uint8_t flags, uint8_t *name_flags)
 {
     int is_name = kind == STRING_NAME || kind == STRING_NAME_WRITTEN;
     uint32_t idx;
@@ -502,7 +549,7 @@ add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
     if (kind == STRING_UNKEPT || kind == STRING_WRITTEN)
         return kind == STRING_UNKEPT
                    ? WJ_OK
-                   : put_string(p, start, end, flags & WJ_STR_REWRITE);
+                   : put_string(p, o, start, end, flags & WJ_STR_REWRITE);
     idx = add_record(p, kind == STRING_NAME ? WJ_NAME_SLOTS : 2, start);
     if (idx == UINT32_MAX)
         return wj_fail_nomem(p->err);
@@ -512,8 +559,8 @@ add_string(parser *p, string_kind kind, size_t start, size_t end, uint8_t flags,
     }
     *name_flags = flags;
     if (kind == STRING_NAME_WRITTEN) {
-        p->doc->tape[idx + 1] = (uint32_t)(p->out->len - p->out_base);
-        rc = put_string(p, start, end, flags & WJ_STR_ESCAPED);
+        p->doc->tape[idx + 1] = (uint32_t)(o->len - p->out_base);
+        rc = put_string(p, o, start, end, flags & WJ_STR_ESCAPED);
         if (rc != WJ_OK)
             return rc;
     }
@@ -529,6 +576,8 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     const unsigned char *s = p->s;
     size_t len = p->len, start;
     uint8_t flags = 0;
+    cursor o;
+    wj_code rc;
 #if WJ_HAVE_AVX2_PATH
     int path = wj_simd();
 #endif
@@ -544,7 +593,6 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
             break;
         if (c == '\\') {
             size_t k;
-            wj_code rc;
             flags |= WJ_STR_ESCAPED;
             /* The common two-byte escapes, inline; \u goes the long way. */
             while (i + 1 < len && s[i] == '\\' && simple_escape[s[i + 1]]) {
@@ -591,25 +639,35 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     }
     start = p->pos;
     p->pos = i + 1;
-    return add_string(p, kind, start, i + 1, flags, name_flags);
+    if (!writes(kind))
+        return add_string(p, NULL, kind, start, i + 1, flags, name_flags);
+    cursor_take(p, &o);
+    rc = add_string(p, &o, kind, start, i + 1, flags, name_flags);
+    cursor_give(p, &o);
+    return rc;
 }
 
 /* Parses the string literal at *pos in s (p->s, len bytes), adds its
- * record (add_string) and moves *pos past it.  Most strings hold nothing but plain ASCII: those stay
+ * record (add_string; the one pass writes it at the cursor o) and moves
+ * *pos past it.  Most strings hold nothing but plain ASCII: those stay
  * inline, in the parser's loop itself (as a call, its entry and exit cost
  * about as much as a short name's scan). */
 static inline __attribute__((always_inline)) wj_code
-parse_string(parser *p, const unsigned char *s, size_t len, string_kind kind,
-             uint8_t *name_flags, size_t *pos)
+parse_string(parser *p, cursor *o, const unsigned char *s, size_t len,
+             string_kind kind, uint8_t *name_flags, size_t *pos)
 {
     size_t start = *pos, i = scan_plain(s, start + 1, len);
     wj_code rc;
     if (i < len && s[i] == '"') {
         *pos = i + 1;
-        return add_string(p, kind, start, i + 1, 0, name_flags);
+        return add_string(p, o, kind, start, i + 1, 0, name_flags);
     }
     p->pos = start;
+    if (writes(kind))
+        cursor_give(p, o);
     rc = parse_string_rest(p, kind, name_flags, i);
+    if (writes(kind))
+        cursor_take(p, o);
     *pos = p->pos;
     return rc;
 }
@@ -692,8 +750,8 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
 }
 
 /* Parses the number at *pos and moves *pos past it. */
-static inline wj_code parse_number(parser *p, int records, int emit,
-                                   size_t *pos)
+static inline wj_code parse_number(parser *p, cursor *o, int records,
+                                   int emit, size_t *pos)
 {
     size_t start = *pos, bad = 0;
     const char *why = NULL;
@@ -704,7 +762,7 @@ static inline wj_code parse_number(parser *p, int records, int emit,
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     *pos = start + n;
-    return emit ? put_number(p, start, n) : WJ_OK;
+    return emit ? put_number(p, o, start, n) : WJ_OK;
 }
 
 /* The error of a literal at start that is not word: at its first wrong
@@ -724,8 +782,9 @@ static __attribute__((noinline)) wj_code bad_literal(parser *p, size_t start,
 
 /* Parses the literal word (n bytes) at *pos, inline (a compare of constant
  * length), and moves *pos past it. */
-static inline wj_code parse_literal(parser *p, const char *word, size_t n,
-                                    int records, int emit, size_t *pos)
+static inline wj_code parse_literal(parser *p, cursor *o, const char *word,
+                                    size_t n, int records, int emit,
+                                    size_t *pos)
 {
     size_t start = *pos;
     if (p->len - start < n || memcmp(p->s + start, word, n) != 0)
@@ -733,7 +792,7 @@ static inline wj_code parse_literal(parser *p, const char *word, size_t n,
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     *pos = start + n;
-    return emit ? put_input(p, start, n) : WJ_OK;
+    return emit ? put_input(p, o, start, n) : WJ_OK;
 }
 
 /*
@@ -988,7 +1047,10 @@ parse_tree_as(parser *p, const int records, const int emit)
     const unsigned char *const s = p->s;
     const size_t len = p->len;
     size_t pos = p->pos;
+    cursor o = {NULL, 0, 0}; /* the one pass's output */
 
+    if (emit)
+        cursor_take(p, &o);
     if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
     pos = skip_space(s, len, pos);
@@ -1006,7 +1068,7 @@ value:
                       : (uint32_t)pos;
         if (idx == UINT32_MAX)
             return wj_fail_nomem(p->err);
-        if (emit && (rc = put_char(p, (char)s[pos])) != WJ_OK)
+        if (emit && (rc = put_char(p, &o, (char)s[pos])) != WJ_OK)
             return rc;
         stack[depth] = idx;
         count[depth] = 0;
@@ -1023,7 +1085,7 @@ value:
         goto value;
     }
     case '"':
-        rc = parse_string(p, s, len,
+        rc = parse_string(p, &o, s, len,
                           records ? STRING_VALUE
                           : emit  ? STRING_WRITTEN
                                   : STRING_UNKEPT,
@@ -1039,10 +1101,10 @@ value:
     case '6':
     case '7':
     case '8':
-    case '9': rc = parse_number(p, records, emit, &pos); break;
-    case 't': rc = parse_literal(p, "true", 4, records, emit, &pos); break;
-    case 'f': rc = parse_literal(p, "false", 5, records, emit, &pos); break;
-    case 'n': rc = parse_literal(p, "null", 4, records, emit, &pos); break;
+    case '9': rc = parse_number(p, &o, records, emit, &pos); break;
+    case 't': rc = parse_literal(p, &o, "true", 4, records, emit, &pos); break;
+    case 'f': rc = parse_literal(p, &o, "false", 5, records, emit, &pos); break;
+    case 'n': rc = parse_literal(p, &o, "null", 4, records, emit, &pos); break;
     default: return fail(p, WJ_ERR_SYNTAX, pos, "expected a value");
     }
     if (rc != WJ_OK)
@@ -1056,12 +1118,14 @@ after_value:
         if (pos != len)
             return fail(p, WJ_ERR_SYNTAX, pos,
                         "trailing characters after the value");
+        if (emit)
+            cursor_give(p, &o);
         return WJ_OK;
     }
     if (pos >= len)
         return fail_syntax(p, len, NULL);
     if (s[pos] == ',') {
-        if (emit && (rc = put_char(p, ',')) != WJ_OK)
+        if (emit && (rc = put_char(p, &o, ',')) != WJ_OK)
             return rc;
         pos = skip_space(s, len, pos + 1);
         if (pos < len && (s[pos] == ']' || s[pos] == '}'))
@@ -1085,9 +1149,13 @@ close:
         if (use_filter && filter[depth] != NAMES_SUSPECT) {
             p->n_keys = key_base[depth]; /* no repeat: nothing to compare */
         } else if (track_names) {
+            if (emit)
+                cursor_give(p, &o);
             rc = close_object(p, key_base[depth], &count[depth]);
             if (rc != WJ_OK)
                 return rc;
+            if (emit)
+                cursor_take(p, &o);
         }
         if (records && add_record(p, 1, count[depth]) == UINT32_MAX)
             return wj_fail_nomem(p->err);
@@ -1101,7 +1169,7 @@ close:
     }
     if (records)
         p->doc->tape[idx + 1] = p->doc->n_tape; /* next */
-    if (emit && (rc = put_char(p, (char)s[pos])) != WJ_OK)
+    if (emit && (rc = put_char(p, &o, (char)s[pos])) != WJ_OK)
         return rc;
     pos++;
     if (depth > 0) { /* the parent's record still starts at its opening byte */
@@ -1119,7 +1187,7 @@ member:
                     "expected '\"' to begin a member name");
     idx = p->doc->n_tape;
     name_start = pos;
-    rc = parse_string(p, s, len, emit ? STRING_NAME_WRITTEN : STRING_NAME,
+    rc = parse_string(p, &o, s, len, emit ? STRING_NAME_WRITTEN : STRING_NAME,
                       &name_flags, &pos);
     if (rc != WJ_OK)
         return rc;
@@ -1140,7 +1208,7 @@ member:
     pos = skip_space(s, len, pos);
     if (pos >= len || s[pos] != ':')
         return fail_syntax(p, pos, "expected ':' after member name");
-    if (emit && (rc = put_char(p, ':')) != WJ_OK)
+    if (emit && (rc = put_char(p, &o, ':')) != WJ_OK)
         return rc;
     pos = skip_space(s, len, pos + 1);
     goto value;
