@@ -263,6 +263,11 @@ void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
                                    _mm512_load_si512(block + 8), step);
         _mm512_store_si512(block, lo);
         _mm512_store_si512(block + 8, hi);
+        /* 16 streams are more than the hardware prefetcher follows well:
+         * each lane's block after next is asked for now (a hint, which
+         * may point past a message's end but reads nothing from it). */
+        for (l = 0; l < LANES; l++)
+            __builtin_prefetch(block[l] + 128);
         hit = _mm512_mask_cmpeq_epi64_mask((__mmask8)busy, lo,
                                            _mm512_load_si512(last)) |
               (unsigned)_mm512_mask_cmpeq_epi64_mask(
