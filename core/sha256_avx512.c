@@ -162,65 +162,117 @@ static WJ_AVX512BW void blocks16(uint32_t state[8][LANES],
 #undef ADD_BACK
 }
 
+/* A message's padded tail (FIPS 180-4 §5.1.1) into tail, one block or two:
+ * its last partial block, at src, by a masked load (which reads no byte
+ * past the message), 0x80, zeros and the bit length, big-endian. */
+static WJ_AVX512_INLINE void put_tail(unsigned char *tail,
+                                      const unsigned char *src, size_t len)
+{
+    size_t rest = len % 64;
+    long long bits = (long long)__builtin_bswap64((uint64_t)len * 8);
+    __m512i b = _mm512_maskz_loadu_epi8(((__mmask64)1 << rest) - 1, src);
+    b = _mm512_mask_mov_epi8(b, (__mmask64)1 << rest,
+                             _mm512_set1_epi8((char)0x80));
+    if (tail_blocks(len) == 1) {
+        _mm512_store_si512(tail, _mm512_mask_set1_epi64(b, 0x80, bits));
+        return;
+    }
+    _mm512_store_si512(tail, b);
+    _mm512_store_si512(tail + 64, _mm512_maskz_set1_epi64(0x80, bits));
+}
+
 /*
- * The lanes' bookkeeping goes by masks of 16 bits: `fresh`, the lanes that
- * start a message this step; `idle`, those left without one at the end of
- * the batch, which hash a block of zeros whose result is dropped.  A lane's
- * step takes its block without a branch (lane_block), and only the lanes
- * whose message ends are visited after it.
+ * The lanes' bookkeeping: block[l], the block lane l hashes next, and
+ * last[l], where its current run of blocks ends: the end of the message's
+ * whole blocks, then the end of its padded tail (in_tail).  A step moves
+ * every busy lane's block on by 64 and compares it with last, two vector
+ * operations of 8 pointers each; only the lanes that reach last are
+ * visited, to build their tail or, at the tail's end, to hand their digest
+ * out and take the next message.  Lanes left without one at the end of the
+ * batch (not busy) stay on a block of zeros, whose result is dropped.
  */
-void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
-                           size_t n, unsigned char *out)
+void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
+                                       const size_t *len, size_t n,
+                                       unsigned char *out)
 {
     static const unsigned char zeros[64];
-    lane lane_of[LANES];
+    _Alignas(64) unsigned char tail[LANES][128];
+    _Alignas(64) const unsigned char *block[LANES];
+    _Alignas(64) const unsigned char *last[LANES];
+    size_t len_of[LANES], which[LANES];
     uint32_t state[8][LANES] = {{0}}; /* idle lanes' rows are read too */
-    const unsigned char *block[LANES];
-    unsigned need = 0xFFFF, idle = 0; /* need: lanes without a message */
-    size_t taken = 0;
+    /* At the start every lane is at the end of a tail with no message; the
+     * first 16 messages are taken before any is asked into the cache. */
+    unsigned busy = 0, in_tail = 0xFFFF, hit = 0xFFFF;
+    size_t taken = 0, ahead = LANES;
+    const __m512i step = _mm512_set1_epi64(64);
     int l, v;
 
+    for (l = 0; l < LANES; l++)
+        block[l] = last[l] = zeros;
     for (;;) {
-        unsigned fresh = 0, done = 0, soon = 0;
-        size_t ahead;
-        for (; need; need &= need - 1) {
-            l = __builtin_ctz(need);
-            if (taken == n) {
-                idle |= 1u << l;
-                block[l] = zeros;
-                continue;
+        unsigned fresh = 0;
+        __m512i lo, hi;
+        for (; hit; hit &= hit - 1) {
+            const unsigned char *src;
+            unsigned bit;
+            l = __builtin_ctz(hit), bit = 1u << l;
+            if (in_tail & bit) {
+                if (busy & bit) {
+                    uint32_t st[8];
+                    for (v = 0; v < 8; v++)
+                        st[v] = state[v][l];
+                    put_digest(st, out + 32 * which[l]);
+                }
+                if (taken == n) {
+                    busy &= ~bit;
+                    block[l] = zeros;
+                    continue;
+                }
+                busy |= bit, fresh |= bit, in_tail &= ~bit;
+                src = msg[taken], len_of[l] = len[taken], which[l] = taken++;
+                if (len_of[l] >= 64) {
+                    block[l] = src, last[l] = src + len_of[l] / 64 * 64;
+                    continue;
+                }
+            } else
+                src = block[l];
+            put_tail(tail[l], src, len_of[l]);
+            block[l] = tail[l];
+            last[l] = tail[l] + 64 * tail_blocks(len_of[l]);
+            in_tail |= bit;
+            /* The lanes end their messages in the order (give or take a
+             * step) they enter their tails: the message a lane will take
+             * is asked into the cache now, a step or two ahead, since a
+             * lane's first block is the one no prefetcher sees coming. */
+            if (ahead < n) {
+                __builtin_prefetch(msg[ahead]);
+                __builtin_prefetch(msg[ahead] + 64);
             }
-            lane_start(&lane_of[l], msg[taken], len[taken], taken);
-            taken++;
-            fresh |= 1u << l;
+            ahead++;
         }
-        if (idle == 0xFFFF)
+        if (!busy)
             return;
-        for (l = 0; l < LANES; l++) {
-            if (idle >> l & 1)
-                continue;
-            block[l] = lane_block(&lane_of[l]);
-            done |= (unsigned)(lane_of[l].left == 0) << l;
-            soon += lane_of[l].left == 1;
-        }
-        /* The messages the lanes that end next step will take, asked into
-         * the cache a step (some thousand cycles) ahead: a lane's first
-         * block is the one read where no prefetcher saw it coming. */
-        ahead = taken + (size_t)__builtin_popcount(done);
-        for (; soon && ahead < n; soon--, ahead++) {
-            __builtin_prefetch(msg[ahead]);
-            __builtin_prefetch(msg[ahead] + 64);
-        }
         if (fresh)
             state_start(state, (__mmask16)fresh);
         blocks16(state, block);
-        for (need = done; done; done &= done - 1) {
-            uint32_t st[8];
-            l = __builtin_ctz(done);
-            for (v = 0; v < 8; v++)
-                st[v] = state[v][l];
-            put_digest(st, out + 32 * lane_of[l].msg);
-        }
+        lo = _mm512_mask_add_epi64(_mm512_load_si512(block), (__mmask8)busy,
+                                   _mm512_load_si512(block), step);
+        hi = _mm512_mask_add_epi64(_mm512_load_si512(block + 8),
+                                   (__mmask8)(busy >> 8),
+                                   _mm512_load_si512(block + 8), step);
+        _mm512_store_si512(block, lo);
+        _mm512_store_si512(block + 8, hi);
+        /* 16 streams are more than the hardware prefetcher follows well:
+         * each lane's block after next is asked for now (a hint, which
+         * may point past a message's end but reads nothing from it). */
+        for (l = 0; l < LANES; l++)
+            __builtin_prefetch(block[l] + 128);
+        hit = _mm512_mask_cmpeq_epi64_mask((__mmask8)busy, lo,
+                                           _mm512_load_si512(last)) |
+              (unsigned)_mm512_mask_cmpeq_epi64_mask(
+                  (__mmask8)(busy >> 8), hi, _mm512_load_si512(last + 8))
+                  << 8;
     }
 }
 

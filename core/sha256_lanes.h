@@ -2,8 +2,10 @@
 /*
  * sha256_lanes.h - what the multi-message SHA-256 paths share
  * (sha256_multi.c's SHA-NI streams, sha256_avx512.c's 16 lanes): the
- * constants of FIPS 180-4 and a lane, one message fed a 64-byte block at a
- * time with its padding (§5.1.1) built in a tail of one or two blocks.
+ * constants of FIPS 180-4, the padding's block count and the digest's
+ * bytes; and, for the SHA-NI streams, a lane, one message fed a 64-byte
+ * block at a time with its padding (§5.1.1) built in a tail of one or two
+ * blocks (the 16 lanes keep theirs as arrays, sha256_avx512.c).
  *
  * Internal to libwirejson.
  */
