@@ -162,6 +162,14 @@ static WJ_AVX512BW void blocks16(uint32_t state[8][LANES],
 #undef ADD_BACK
 }
 
+/* Asks the cache line `bytes` past p into the cache: a hint, which may
+ * point past the end of p's message (the address is formed as an integer,
+ * not a pointer into it) and reads nothing from it. */
+static inline void ask_cache(const unsigned char *p, size_t bytes)
+{
+    __builtin_prefetch((const void *)((uintptr_t)p + bytes));
+}
+
 /* A message's padded tail (FIPS 180-4 §5.1.1) into tail, one block or two:
  * its last partial block, at src, by a masked load (which reads no byte
  * past the message), 0x80, zeros and the bit length, big-endian. */
@@ -246,8 +254,8 @@ void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
              * is asked into the cache now, a step or two ahead, since a
              * lane's first block is the one no prefetcher sees coming. */
             if (ahead < n) {
-                __builtin_prefetch(msg[ahead]);
-                __builtin_prefetch(msg[ahead] + 64);
+                ask_cache(msg[ahead], 0);
+                ask_cache(msg[ahead], 64);
             }
             ahead++;
         }
@@ -264,10 +272,9 @@ void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
         _mm512_store_si512(block, lo);
         _mm512_store_si512(block + 8, hi);
         /* 16 streams are more than the hardware prefetcher follows well:
-         * each lane's block after next is asked for now (a hint, which
-         * may point past a message's end but reads nothing from it). */
+         * each lane's block after next is asked for now. */
         for (l = 0; l < LANES; l++)
-            __builtin_prefetch(block[l] + 128);
+            ask_cache(block[l], 128);
         hit = _mm512_mask_cmpeq_epi64_mask((__mmask8)busy, lo,
                                            _mm512_load_si512(last)) |
               (unsigned)_mm512_mask_cmpeq_epi64_mask(
