@@ -30,7 +30,8 @@
 typedef struct parser {
     const unsigned char *s;
     size_t len;
-    size_t pos;
+    size_t pos; /* where the steps out of line (parse_string_rest) start
+                   and end: the loop keeps its position in a local */
     unsigned opts;
     wj_doc *doc;
     uint32_t *keys;     /* name records of the members of the open objects */
