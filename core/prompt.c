@@ -281,25 +281,6 @@ static wj_code render_element(const prompt *p, const body *b, uint32_t k,
     return rc;
 }
 
-/* "000102…feff": the two lowercase hex characters of every byte. */
-#define HEX_ROW(h)                                                             \
-    h "0" h "1" h "2" h "3" h "4" h "5" h "6" h "7" h "8" h "9" h "a" h "b"    \
-        h "c" h "d" h "e" h "f"
-static const char hex_pairs[] =
-    HEX_ROW("0") HEX_ROW("1") HEX_ROW("2") HEX_ROW("3") HEX_ROW("4")
-        HEX_ROW("5") HEX_ROW("6") HEX_ROW("7") HEX_ROW("8") HEX_ROW("9")
-            HEX_ROW("a") HEX_ROW("b") HEX_ROW("c") HEX_ROW("d") HEX_ROW("e")
-                HEX_ROW("f");
-
-/* The 64 lowercase hex characters of a digest, a pair a byte (half the
- * look-ups of wj_hex_encode's one a nibble). */
-static void digest_hex(const unsigned char md[32], char hex[64])
-{
-    size_t k;
-    for (k = 0; k < 32; k++)
-        memcpy(hex + 2 * k, hex_pairs + 2 * md[k], 2);
-}
-
 /* True when e0's tools_set rendering can differ from its canonical one: its
  * tools are an array of two or more. */
 static int tools_to_sort(const wj_doc *doc, const body *b)
@@ -442,7 +423,7 @@ static void chain_all(const elements *e, size_t n, wj_prompt_prefixes *out)
         for (i = 0; i < count; i++) {
             int m = mode_of[i];
             memcpy(out->digests[m] + 32 * k, md + 32 * i, 32);
-            digest_hex(md + 32 * i, (char *)input[m]);
+            wj_hex_encode(md + 32 * i, 32, (char *)input[m]);
         }
         for (i = 0; i < WJ_PROMPT_MODES; i++) {
             int m = order[i];
@@ -521,7 +502,7 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
         e.msg[k] = (const unsigned char *)e.text.ptr + e.at[k];
     wj_sha256_few(e.msg, e.len, e.count, e.md);
     for (k = 0; k < e.count; k++)
-        digest_hex(e.md + 32 * k, e.hex + 64 * k);
+        wj_hex_encode(e.md + 32 * k, 32, e.hex + 64 * k);
     chain_all(&e, n, out);
 done:
     if (rc != WJ_OK)
