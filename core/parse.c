@@ -1237,7 +1237,7 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
                           wj_error *err)
 {
     parser p;
-    wj_scratch_block kept[WJ_SCRATCH_KINDS];
+    wj_scratch_block kept[WJ_SCRATCH_PARSER_KINDS];
     uint32_t first;
     wj_code rc;
 
@@ -1260,7 +1260,7 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
     p.doc = doc;
     p.err = err;
     p.poll_at = wj_pollable(alloc) ? WJ_POLL_BYTES : SIZE_MAX;
-    wj_scratch_take(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_KINDS, kept);
+    wj_scratch_take(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_PARSER_KINDS, kept);
     doc->tape = as_array(kept[WJ_SCRATCH_TAPE], &doc->cap_tape);
     doc->names = kept[WJ_SCRATCH_NAMES].ptr;
     doc->cap_names = kept[WJ_SCRATCH_NAMES].size;
@@ -1287,7 +1287,7 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
     if (out) { /* the one pass keeps no document: all goes back at once */
         kept[WJ_SCRATCH_TAPE] = array_block(doc->tape, doc->cap_tape);
         kept[WJ_SCRATCH_NAMES] = (wj_scratch_block){doc->names, doc->cap_names};
-        wj_scratch_give(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_KINDS, kept);
+        wj_scratch_give(alloc, WJ_SCRATCH_TAPE, WJ_SCRATCH_PARSER_KINDS, kept);
         wj_free(alloc, doc->escaped);
         return rc;
     }

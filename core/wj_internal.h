@@ -97,17 +97,22 @@ void *wj_realloc(const wj_alloc *alloc, void *ptr, size_t size);
 void *wj_grow(const wj_alloc *alloc, void *ptr, size_t cap, size_t need,
               size_t first, size_t most, size_t *new_cap);
 
-/* The parser's working arrays, kept between calls that use the default
- * allocator (scratch.c).  Kinds given back together are neighbours: the
- * tape and names with the document, the member lists at the parse's end. */
+/* The parser's working arrays and a digest's text, kept between calls that
+ * use the default allocator (scratch.c).  Kinds given back together are
+ * neighbours: the tape and names with the document, the member lists at
+ * the parse's end. */
 typedef enum wj_scratch_kind {
     WJ_SCRATCH_TAPE,
     WJ_SCRATCH_NAMES,
     WJ_SCRATCH_KEYS,
     WJ_SCRATCH_KEY_ENDS,
     WJ_SCRATCH_SORT,
+    WJ_SCRATCH_TEXT, /* a digest's canonical text, held whole to be hashed */
     WJ_SCRATCH_KINDS
 } wj_scratch_kind;
+
+/* The parser's kinds: those before the text. */
+#define WJ_SCRATCH_PARSER_KINDS WJ_SCRATCH_TEXT
 
 /* A working array and its size in bytes. */
 typedef struct wj_scratch_block {
