@@ -200,8 +200,8 @@ static WJ_AVX512_INLINE void put_tail(unsigned char *tail,
  * batch (not busy) stay on a block of zeros, whose result is dropped.
  */
 void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
-                                       const size_t *len, size_t n,
-                                       unsigned char *out)
+                                       const size_t *len, const size_t *slot,
+                                       size_t n, unsigned char *out)
 {
     static const unsigned char zeros[64];
     _Alignas(64) unsigned char tail[LANES][128];
@@ -238,7 +238,9 @@ void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
                     continue;
                 }
                 busy |= bit, fresh |= bit, in_tail &= ~bit;
-                src = msg[taken], len_of[l] = len[taken], which[l] = taken++;
+                src = msg[taken], len_of[l] = len[taken];
+                which[l] = slot ? slot[taken] : taken;
+                taken++;
                 if (len_of[l] >= 64) {
                     block[l] = src, last[l] = src + len_of[l] / 64 * 64;
                     continue;
@@ -285,8 +287,8 @@ void WJ_AVX512BW wj_sha256_many_avx512(const unsigned char *const *msg,
 
 #else
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
-                           size_t n, unsigned char *out)
+                           const size_t *slot, size_t n, unsigned char *out)
 {
-    (void)msg, (void)len, (void)n, (void)out;
+    (void)msg, (void)len, (void)slot, (void)n, (void)out;
 }
 #endif

@@ -36,10 +36,14 @@
 /* How many bits x takes: 0 for 0, at most 32 here (x < 2^32 blocks). */
 static size_t bit_length(size_t x)
 {
+#if defined(__GNUC__) || defined(__clang__)
+    return x ? 8 * sizeof(unsigned long long) - (size_t)__builtin_clzll(x) : 0;
+#else
     size_t bits = 0;
     while (x)
         bits++, x >>= 1;
     return bits;
+#endif
 }
 
 static void many_libcrypto(const unsigned char *const *msg, const size_t *len,
@@ -202,7 +206,7 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
         return 0;
     }
     if (path == WJ_HASH_AVX512 && wj_cpu_has_avx512()) {
-        wj_sha256_many_avx512(msg, len, n, out);
+        wj_sha256_many_avx512(msg, len, NULL, n, out);
         return 0;
     }
 #ifdef WJ_HAVE_SHA_PATH
@@ -269,11 +273,14 @@ static void many_lanes(int path, const unsigned char *const *msg,
     const unsigned char *m[LANE_GROUP];
     size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
     unsigned char md[32 * LANE_GROUP], aside[LANE_GROUP] = {0};
-    size_t rest = 0, n_aside = 0, n_lanes, moved;
+    size_t rest = 0, longest = 0, n_aside = 0, n_lanes, moved;
 
-    for (k = 0; k < n; k++)
+    for (k = 0; k < n; k++) {
         rest += blocks_of(len[k]);
-    do { /* those set aside fill the arrays from the end */
+        longest = len[k] > longest ? len[k] : longest;
+    }
+    moved = 16 * blocks_of(longest) > rest; /* else none is set aside */
+    while (moved) { /* those set aside fill the arrays from the end */
         moved = 0;
         for (k = 0; k < n; k++)
             if (!aside[k] && 16 * blocks_of(len[k]) > rest) {
@@ -283,7 +290,7 @@ static void many_lanes(int path, const unsigned char *const *msg,
                 which[n - n_aside] = k;
                 m[n - n_aside] = msg[k], l[n - n_aside] = len[k];
             }
-    } while (moved);
+    }
     n_lanes = n - n_aside;
 
     for (k = 0; k < n; k++)
@@ -301,10 +308,10 @@ static void many_lanes(int path, const unsigned char *const *msg,
         at = start[33 - bit_length(len[k] / 64)]++;
         m[at] = msg[k], l[at] = len[k], which[at] = k;
     }
-    wj_sha256_many_avx512(m, l, n_lanes, md);
-    sha_ni_streams(path, m + n_lanes, l + n_lanes, n_aside, md + 32 * n_lanes);
-    for (k = 0; k < n; k++)
-        memcpy(out + 32 * which[k], md + 32 * k, 32);
+    wj_sha256_many_avx512(m, l, which, n_lanes, out);
+    sha_ni_streams(path, m + n_lanes, l + n_lanes, n_aside, md);
+    for (k = 0; k < n_aside; k++)
+        memcpy(out + 32 * which[n_lanes + k], md + 32 * k, 32);
 }
 
 void wj_sha256_many(const unsigned char *const *msg, const size_t *len,

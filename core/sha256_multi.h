@@ -44,9 +44,11 @@ int wj_cpu_has_avx512(void);
  * (cpu.c; asked once). */
 int wj_sha_ni_streams(void);
 
-/* The 16 AVX-512 lanes (sha256_avx512.c): only where wj_cpu_has_avx512. */
+/* The 16 AVX-512 lanes (sha256_avx512.c): only where wj_cpu_has_avx512.
+ * Message k's digest goes to out + 32 * slot[k] (slot NULL: to
+ * out + 32 * k). */
 void wj_sha256_many_avx512(const unsigned char *const *msg, const size_t *len,
-                           size_t n, unsigned char *out);
+                           const size_t *slot, size_t n, unsigned char *out);
 
 /* SHA-256 of one message with libcrypto (sha256.c). */
 void wj_sha256_bytes(const void *data, size_t len, unsigned char md[32]);
