@@ -869,6 +869,26 @@ static void note_starts(parser *p, const uint32_t *names, uint32_t n,
     starts[n] = (uint32_t)(p->out->len - p->out_base) + 1;
 }
 
+/* Bytes the one pass holds aside while it reorders members: up to this
+ * many (with wj_copy_short's room after them) on the stack, more past the
+ * output's end.  A small document's buffer then needs no room for its
+ * root's reorder: it stays small enough for the C library's fastest
+ * blocks (glibc's per-thread cache takes up to 1,032 bytes). */
+#define ASIDE_ON_STACK 4096
+
+/* Where to hold n bytes aside: on_stack (ASIDE_ON_STACK bytes) when they
+ * fit, else past the output's end; either way the output gets room for
+ * wj_copy_short's writes past its end.  NULL when out of memory. */
+static char *room_aside(parser *p, size_t n, char *on_stack)
+{
+    wj_buf *out = p->out;
+    if (n + WJ_SHORT_SLACK <= ASIDE_ON_STACK)
+        return wj_buf_reserve(out, WJ_SHORT_SLACK) == 0 ? on_stack : NULL;
+    if (wj_buf_reserve(out, n + 3 * WJ_SHORT_SLACK) != 0)
+        return NULL;
+    return out->ptr + out->len + WJ_SHORT_SLACK;
+}
+
 /* The one pass: the members of the object that just closed stand in
  * p->out in input order, member k from starts[k] up to the ',' before
  * starts[k + 1] (starts[n] is one past the output's end); sorted[0..n) are
@@ -880,7 +900,7 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
     wj_buf *out = p->out;
     const uint32_t *tape = p->doc->tape;
     size_t first, end = out->len - p->out_base, span, at;
-    char *base, *copy;
+    char *base, *copy, on_stack[ASIDE_ON_STACK];
     uint32_t k = 0;
 
     while (k < n && tape[sorted[k] + 1] == k) /* members in place stay */
@@ -891,12 +911,11 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
     span = end - first;
     if (!may_move(p, span))
         return WJ_DECLINED;
-    if (wj_buf_reserve(out, span + 3 * WJ_SHORT_SLACK) != 0)
+    /* the members, copied aside, then back in order */
+    copy = room_aside(p, span, on_stack);
+    if (!copy)
         return wj_buf_fail(out, p->err);
-    /* the members, copied past the output's end (and wj_copy_short's room
-     * there), then back in order */
     base = out->ptr + p->out_base;
-    copy = base + end + WJ_SHORT_SLACK;
     memcpy(copy, base + first, span);
     for (at = first; k < n; k++) {
         uint32_t i = tape[sorted[k] + 1];
@@ -911,21 +930,19 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
 
 /* The one pass: the two members of the object that just closed stand in
  * p->out in input order, from a and from b (after a's ',') to the output's
- * end; swaps them.  The shorter waits past the end while the longer moves
- * over. */
+ * end; swaps them.  The shorter waits aside while the longer moves over. */
 static wj_code swap_members(parser *p, size_t a, size_t b)
 {
     wj_buf *out = p->out;
     size_t end = out->len - p->out_base, len_a = b - 1 - a, len_b = end - b;
-    char *base, *stash;
+    char *base, *stash, on_stack[ASIDE_ON_STACK];
 
     if (!may_move(p, end - a))
         return WJ_DECLINED;
-    if (wj_buf_reserve(out, (len_a < len_b ? len_a : len_b) +
-                                2 * WJ_SHORT_SLACK) != 0)
+    stash = room_aside(p, len_a < len_b ? len_a : len_b, on_stack);
+    if (!stash)
         return wj_buf_fail(out, p->err);
     base = out->ptr + p->out_base;
-    stash = base + end + WJ_SHORT_SLACK;
     if (len_a <= len_b) {
         wj_copy_short(stash, base + a, len_a);
         memmove(base + a, base + b, len_b);
@@ -1307,11 +1324,6 @@ wj_code wj_doc_parse(wj_doc *doc, const char *json, size_t len, unsigned opts,
  * bits, and a rendering is at most about 5.25 times as long as its input
  * (`1E20` is written `100000000000000000000`). */
 #define ONE_PASS_MOST ((size_t)UINT32_MAX / 8)
-/* The longest input whose buffer has room from the start to reorder its
- * root: beyond, the room is made when it is needed (a buffer twice as long
- * as a mid-sized document could pass the C library's threshold for a
- * mapping of its own, and cost page faults on every call). */
-#define ROOM_TO_MOVE ((size_t)4 << 10)
 
 wj_code wj_canonical_one_pass(const char *json, size_t len,
                               const wj_alloc *alloc, wj_buf *out,
@@ -1324,11 +1336,7 @@ wj_code wj_canonical_one_pass(const char *json, size_t len,
     wj_error_clear(err);
     if (len > ONE_PASS_MOST)
         return WJ_DECLINED;
-    /* A small document gets the room of its root's reorder too, so that
-     * the buffer does not grow (a copy) at its last byte. */
-    if (wj_buf_presize(out, wj_render_reserve(len) +
-                                (len <= ROOM_TO_MOVE ? len + 4 * WJ_SHORT_SLACK
-                                                     : 0)) != 0)
+    if (wj_buf_presize(out, wj_render_reserve(len)) != 0)
         return wj_buf_fail(out, err);
     rc = parse_into(&doc, json, len, 0, alloc, out, err);
     if (rc == WJ_OK)
