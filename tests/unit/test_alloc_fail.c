@@ -132,6 +132,12 @@ static wj_code do_encode(const call *c, char **out, size_t *out_len,
     "{\"$defs\":{\"q\":{}}}},\"required\":[\"y\"]}}},{\"function\":{}}],"    \
     "\"\\u00e9\":[1.0,2e3,\"\\ud800\",\"\\ud83d\\ude00\",\"\\ue000\"]}"
 
+/* Objects whose members are past the 4 KiB a reorder holds aside on the
+ * stack (filled in by main: C99 promises string literals of 4,095 bytes). */
+#define LONG_TEXT 4608
+static char long_reorder[LONG_TEXT + 32];
+static char long_swap[2 * LONG_TEXT + 32];
+
 static const call calls[] = {
     {"validate", do_validate, BODY, NULL, NULL},
     {"validate dup late", do_validate, "[{\"a\":1,\"b\":[2],\"\\u0061\":3}]",
@@ -146,6 +152,11 @@ static const call calls[] = {
      "\"\\ud800\\udc00\":2}}", NULL, NULL},
     {"canonical range", do_canonical, "{\"a\":\"x\",\"b\":[1,1e400]}", NULL,
      NULL},
+    {"canonical numbers grow", do_canonical,
+     "[1e20,1e20,1e20,1e20,1e20,1e20,1e20,1e20,1e20,1e20,1e20,1e20]", NULL,
+     NULL},
+    {"canonical long reorder", do_canonical, long_reorder, NULL, NULL},
+    {"canonical long swap", do_canonical, long_swap, NULL, NULL},
     {"arguments", do_arguments, "{\"b\":1,\"a\":[true,null]}", NULL, NULL},
     {"arguments not json", do_arguments, "{\"a\":1,", NULL, NULL},
     {"arguments range", do_arguments, "[1e999]", NULL, NULL},
@@ -250,9 +261,22 @@ static void check_call(const call *c)
            total, failures ? "FAILED" : "ok");
 }
 
+/* {"c":"xx…","b":1,"a":2} and {"b":"xx…","a":"xx…"}. */
+static void make_long_objects(void)
+{
+    char text[LONG_TEXT + 1];
+    memset(text, 'x', LONG_TEXT);
+    text[LONG_TEXT] = '\0';
+    snprintf(long_reorder, sizeof long_reorder,
+             "{\"c\":\"%s\",\"b\":1,\"a\":2}", text);
+    snprintf(long_swap, sizeof long_swap, "{\"b\":\"%s\",\"a\":\"%s\"}",
+             text, text);
+}
+
 int main(void)
 {
     size_t k;
+    make_long_objects();
     for (k = 0; k < sizeof calls / sizeof *calls; k++)
         check_call(&calls[k]);
     return check_report("test_alloc_fail");
