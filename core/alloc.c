@@ -124,6 +124,14 @@ int wj_buf_grow(wj_buf *buf, size_t extra)
     return 0;
 }
 
+char *wj_buf_grow_at(wj_buf *buf, char *at, size_t n)
+{
+    buf->len = (size_t)(at - buf->ptr);
+    if (wj_buf_grow(buf, n) != 0)
+        return NULL;
+    return buf->ptr + buf->len;
+}
+
 int wj_buf_presize(wj_buf *buf, size_t extra)
 {
     if (wj_buf_reserve(buf, extra) != 0)

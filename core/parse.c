@@ -117,80 +117,49 @@ static wj_code fail_syntax(parser *p, size_t offset, const char *msg)
  * declines (WJ_DECLINED), and its caller goes that way from the start.
  */
 
-/* The one pass's output as the parser's loop holds it, in locals: p->out's
- * pointer, length and room.  Every byte written goes through a char
- * pointer, which may alias anything, so the compiler would read p->out
- * from memory again after each; a cursor the loop owns stays in registers.
- * p->out is brought up to date (cursor_give) before a step out of line
- * that writes to it, and the cursor from it (cursor_take) after. */
-typedef struct cursor {
-    char *ptr;
-    size_t len;
-    size_t cap;
-} cursor;
+/* The one pass writes at a wj_cursor of the loop's own (wj_internal.h),
+ * handed to p->out only around the steps out of line that write to it. */
 
-static inline void cursor_take(const parser *p, cursor *o)
+/* Room for n more bytes at the cursor o. */
+static inline wj_code put_room(parser *p, wj_cursor *o, size_t n)
 {
-    o->ptr = p->out->ptr;
-    o->len = p->out->len;
-    o->cap = p->out->cap;
-}
-
-static inline void cursor_give(const parser *p, const cursor *o)
-{
-    p->out->len = o->len;
-}
-
-/* Room for n more bytes at the cursor (wj_buf_reserve's rule). */
-static inline wj_code cursor_room(parser *p, cursor *o, size_t n)
-{
-    if (n <= o->cap - o->len)
-        return WJ_OK;
-    cursor_give(p, o);
-    if (wj_buf_grow(p->out, n) != 0)
-        return wj_buf_fail(p->out, p->err);
-    cursor_take(p, o);
-    return WJ_OK;
+    return wj_cursor_room(p->out, o, n) == 0 ? WJ_OK
+                                             : wj_buf_fail(p->out, p->err);
 }
 
 /* Writes the n input bytes at start as they are. */
-static inline wj_code put_input(parser *p, cursor *o, size_t start, size_t n)
+static inline wj_code put_input(parser *p, wj_cursor *o, size_t start, size_t n)
 {
-    wj_code rc = cursor_room(p, o, n + WJ_SHORT_SLACK);
-    if (rc != WJ_OK)
-        return rc;
-    if (p->len - start >= WJ_SHORT_SLACK)
-        wj_copy_short(o->ptr + o->len, (const char *)p->s + start, n);
-    else
-        memcpy(o->ptr + o->len, p->s + start, n);
-    o->len += n;
-    return WJ_OK;
+    wj_code rc = put_room(p, o, n + WJ_SHORT_SLACK);
+    if (rc == WJ_OK)
+        wj_cursor_put_input(o, (const char *)p->s, p->len, start, n);
+    return rc;
 }
 
-static inline wj_code put_char(parser *p, cursor *o, char c)
+static inline wj_code put_char(parser *p, wj_cursor *o, char c)
 {
-    wj_code rc = cursor_room(p, o, 1);
-    if (rc != WJ_OK)
-        return rc;
-    o->ptr[o->len++] = c;
-    return WJ_OK;
+    wj_code rc = put_room(p, o, 1);
+    if (rc == WJ_OK)
+        *o->at++ = c;
+    return rc;
 }
 
 /* Writes the string literal that opens at start again, re-escaping it (out
  * of line: most strings are copied as they are). */
-static __attribute__((noinline)) wj_code put_rewritten(parser *p, cursor *o,
+static __attribute__((noinline)) wj_code put_rewritten(parser *p,
+                                                       wj_cursor *o,
                                                        size_t start)
 {
     size_t end;
-    cursor_give(p, o);
+    wj_cursor_pause(p->out, *o);
     end = wj_write_canonical_literal(p->out, (const char *)p->s, p->len, start);
-    cursor_take(p, o);
+    *o = wj_cursor_resume(p->out);
     return end ? WJ_OK : wj_buf_fail(p->out, p->err);
 }
 
 /* Writes the string literal s[start..end) as the canonical rendering does:
  * copied as it is, unless rewrite says an escape in it must change. */
-static inline wj_code put_string(parser *p, cursor *o, size_t start,
+static inline wj_code put_string(parser *p, wj_cursor *o, size_t start,
                                  size_t end, int rewrite)
 {
     return rewrite ? put_rewritten(p, o, start)
@@ -200,16 +169,16 @@ static inline wj_code put_string(parser *p, cursor *o, size_t start,
 /* Writes the number lexeme of n bytes at start as RFC 8785 writes its
  * double.  One that rounds to infinity is declined: its error comes after
  * any error later in the input. */
-static wj_code put_number(parser *p, cursor *o, size_t start, size_t n)
+static wj_code put_number(parser *p, wj_cursor *o, size_t start, size_t n)
 {
     size_t k;
-    wj_code rc = cursor_room(p, o, WJ_NUMBER_MAX_CHARS);
+    wj_code rc = put_room(p, o, WJ_NUMBER_MAX_CHARS);
     if (rc != WJ_OK)
         return rc;
-    k = wj_number_canonical((const char *)p->s + start, n, o->ptr + o->len);
+    k = wj_number_canonical((const char *)p->s + start, n, o->at);
     if (!k)
         return WJ_DECLINED;
-    o->len += k;
+    o->at += k;
     return WJ_OK;
 }
 
@@ -541,7 +510,7 @@ static inline int writes(string_kind kind)
  * closing quote) found with flags, a value or a member name (whose flags go
  * to *name_flags; a name with escapes is decoded into doc->names). */
 static inline __attribute__((always_inline)) wj_code
-add_string(parser *p, cursor *o, string_kind kind, size_t start, size_t end,
+add_string(parser *p, wj_cursor *o, string_kind kind, size_t start, size_t end,
            uint8_t flags, uint8_t *name_flags)
 {
     int is_name = kind == STRING_NAME || kind == STRING_NAME_WRITTEN;
@@ -560,7 +529,8 @@ add_string(parser *p, cursor *o, string_kind kind, size_t start, size_t end,
     }
     *name_flags = flags;
     if (kind == STRING_NAME_WRITTEN) {
-        p->doc->tape[idx + 1] = (uint32_t)(o->len - p->out_base);
+        p->doc->tape[idx + 1] =
+            (uint32_t)((size_t)(o->at - p->out->ptr) - p->out_base);
         rc = put_string(p, o, start, end, flags & WJ_STR_ESCAPED);
         if (rc != WJ_OK)
             return rc;
@@ -577,7 +547,7 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     const unsigned char *s = p->s;
     size_t len = p->len, start;
     uint8_t flags = 0;
-    cursor o;
+    wj_cursor o;
     wj_code rc;
 #if WJ_HAVE_AVX2_PATH
     int path = wj_simd();
@@ -642,9 +612,9 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     p->pos = i + 1;
     if (!writes(kind))
         return add_string(p, NULL, kind, start, i + 1, flags, name_flags);
-    cursor_take(p, &o);
+    o = wj_cursor_resume(p->out);
     rc = add_string(p, &o, kind, start, i + 1, flags, name_flags);
-    cursor_give(p, &o);
+    wj_cursor_pause(p->out, o);
     return rc;
 }
 
@@ -654,7 +624,7 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
  * inline, in the parser's loop itself (as a call, its entry and exit cost
  * about as much as a short name's scan). */
 static inline __attribute__((always_inline)) wj_code
-parse_string(parser *p, cursor *o, const unsigned char *s, size_t len,
+parse_string(parser *p, wj_cursor *o, const unsigned char *s, size_t len,
              string_kind kind, uint8_t *name_flags, size_t *pos)
 {
     size_t start = *pos, i = scan_plain(s, start + 1, len);
@@ -665,10 +635,10 @@ parse_string(parser *p, cursor *o, const unsigned char *s, size_t len,
     }
     p->pos = start;
     if (writes(kind))
-        cursor_give(p, o);
+        wj_cursor_pause(p->out, *o);
     rc = parse_string_rest(p, kind, name_flags, i);
     if (writes(kind))
-        cursor_take(p, o);
+        *o = wj_cursor_resume(p->out);
     *pos = p->pos;
     return rc;
 }
@@ -751,7 +721,7 @@ size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
 }
 
 /* Parses the number at *pos and moves *pos past it. */
-static inline wj_code parse_number(parser *p, cursor *o, int records,
+static inline wj_code parse_number(parser *p, wj_cursor *o, int records,
                                    int emit, size_t *pos)
 {
     size_t start = *pos, bad = 0;
@@ -783,7 +753,7 @@ static __attribute__((noinline)) wj_code bad_literal(parser *p, size_t start,
 
 /* Parses the literal word (n bytes) at *pos, inline (a compare of constant
  * length), and moves *pos past it. */
-static inline wj_code parse_literal(parser *p, cursor *o, const char *word,
+static inline wj_code parse_literal(parser *p, wj_cursor *o, const char *word,
                                     size_t n, int records, int emit,
                                     size_t *pos)
 {
@@ -1065,10 +1035,10 @@ parse_tree_as(parser *p, const int records, const int emit)
     const unsigned char *const s = p->s;
     const size_t len = p->len;
     size_t pos = p->pos;
-    cursor o = {NULL, 0, 0}; /* the one pass's output */
+    wj_cursor o = {NULL, NULL}; /* the one pass's output */
 
     if (emit)
-        cursor_take(p, &o);
+        o = wj_cursor_resume(p->out);
     if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
         return fail(p, WJ_ERR_SYNTAX, 0, "byte order mark is not allowed");
     pos = skip_space(s, len, pos);
@@ -1137,7 +1107,7 @@ after_value:
             return fail(p, WJ_ERR_SYNTAX, pos,
                         "trailing characters after the value");
         if (emit)
-            cursor_give(p, &o);
+            wj_cursor_pause(p->out, o);
         return WJ_OK;
     }
     if (pos >= len)
@@ -1168,12 +1138,12 @@ close:
             p->n_keys = key_base[depth]; /* no repeat: nothing to compare */
         } else if (track_names) {
             if (emit)
-                cursor_give(p, &o);
+                wj_cursor_pause(p->out, o);
             rc = close_object(p, key_base[depth], &count[depth]);
             if (rc != WJ_OK)
                 return rc;
             if (emit)
-                cursor_take(p, &o);
+                o = wj_cursor_resume(p->out);
         }
         if (records && add_record(p, 1, count[depth]) == UINT32_MAX)
             return wj_fail_nomem(p->err);

@@ -184,85 +184,19 @@ static wj_code order_canonical(render *r, uint32_t obj, frame *f)
     return WJ_OK;
 }
 
-/*
- * The output, as the walk writes it: where the next byte goes and where the
- * room reserved ends.  The walk keeps it in local variables (registers) and
- * hands it to r->buf only around calls that write through the buffer
- * (cursor_pause, cursor_resume): a store of a byte may alias any memory, so
- * a length kept in the buffer would be read again after every byte.
- */
-typedef struct cursor {
-    char *at;
-    char *end;
-} cursor;
-
-static inline cursor cursor_resume(const wj_buf *buf)
-{
-    cursor c;
-    c.at = buf->ptr + buf->len;
-    c.end = buf->ptr + buf->cap;
-    return c;
-}
-
-static inline void cursor_pause(wj_buf *buf, cursor c)
-{
-    buf->len = (size_t)(c.at - buf->ptr);
-}
-
-/* Grows buf, whose output ends at `at`, to have room for n more bytes;
- * returns where the output now ends, or NULL when out of memory. */
-static __attribute__((noinline)) char *grow_room(wj_buf *buf, char *at,
-                                                 size_t n)
-{
-    buf->len = (size_t)(at - buf->ptr);
-    if (wj_buf_grow(buf, n) != 0)
-        return NULL;
-    return buf->ptr + buf->len;
-}
-
-/* Makes room for n more bytes at c; 0, or -1 when out of memory. */
-static inline int room(wj_buf *buf, cursor *c, size_t n)
-{
-    char *at;
-    if ((size_t)(c->end - c->at) >= n)
-        return 0;
-    at = grow_room(buf, c->at, n);
-    if (!at)
-        return -1;
-    c->at = at;
-    c->end = buf->ptr + buf->cap;
-    return 0;
-}
-
-/* The room put_input wants beyond the bytes it writes. */
-#define PUT_SLACK WJ_SHORT_SLACK
-
-/* Appends the n input bytes at json + at (json holds len bytes), where
- * room(n + PUT_SLACK) was made: without a call to memcpy where the input
- * has the bytes to spare that wj_copy_short reads. */
-static inline void put_input(cursor *c, const char *json, size_t len,
-                             uint32_t at, size_t n)
-{
-    if (len - at >= WJ_SHORT_SLACK)
-        wj_copy_short(c->at, json + at, n);
-    else
-        memcpy(c->at, json + at, n);
-    c->at += n;
-}
-
 /* Copies a long scalar (a string of megabytes) a MiB at a time, each piece
- * through room(): a digest's window stays small and the interrupted hook is
- * asked as the copy goes. */
+ * through wj_cursor_room(): a digest's window stays small and the
+ * interrupted hook is asked as the copy goes. */
 static __attribute__((noinline)) wj_code put_long_input(render *r,
-                                                        cursor *out,
+                                                        wj_cursor *out,
                                                         uint32_t start,
                                                         size_t n)
 {
     while (n > 0) {
         size_t piece = n < WJ_POLL_BYTES ? n : WJ_POLL_BYTES;
-        if (room(r->buf, out, piece + PUT_SLACK) != 0)
+        if (wj_cursor_room(r->buf, out, piece + WJ_SHORT_SLACK) != 0)
             return nomem(r);
-        put_input(out, r->doc->json, r->doc->len, start, piece);
+        wj_cursor_put_input(out, r->doc->json, r->doc->len, start, piece);
         start += (uint32_t)piece;
         n -= piece;
     }
@@ -302,7 +236,7 @@ write_canonical_number(render *r, uint32_t start, size_t len)
  * literal and a wire number are copied as they are, inline; an escaped
  * string and a canonical number go through r->buf. */
 static inline __attribute__((always_inline)) wj_code
-put_scalar(render *r, cursor *out, uint32_t node, char c)
+put_scalar(render *r, wj_cursor *out, uint32_t node, char c)
 {
     const wj_doc *doc = r->doc;
     uint32_t start = doc->tape[node];
@@ -313,9 +247,9 @@ put_scalar(render *r, cursor *out, uint32_t node, char c)
     case '"': {
         uint32_t plain_end = doc->tape[node + 1];
         if (!plain_end) {
-            cursor_pause(r->buf, *out);
+            wj_cursor_pause(r->buf, *out);
             rc = write_literal(r, start);
-            *out = cursor_resume(r->buf);
+            *out = wj_cursor_resume(r->buf);
             return rc;
         }
         n = plain_end - start;
@@ -327,17 +261,17 @@ put_scalar(render *r, cursor *out, uint32_t node, char c)
     default:
         n = wj_number_end(doc->json, doc->len, start) - start;
         if (r->opts->style == WJ_STYLE_CANONICAL) {
-            cursor_pause(r->buf, *out);
+            wj_cursor_pause(r->buf, *out);
             rc = write_canonical_number(r, start, n);
-            *out = cursor_resume(r->buf);
+            *out = wj_cursor_resume(r->buf);
             return rc;
         }
     }
     if (n > WJ_POLL_BYTES)
         return put_long_input(r, out, start, n);
-    if (room(r->buf, out, n + PUT_SLACK) != 0)
+    if (wj_cursor_room(r->buf, out, n + WJ_SHORT_SLACK) != 0)
         return nomem(r);
-    put_input(out, doc->json, doc->len, start, n);
+    wj_cursor_put_input(out, doc->json, doc->len, start, n);
     return WJ_OK;
 }
 
@@ -475,9 +409,9 @@ static wj_code open_value(render *r, uint32_t node, mode m, uint32_t parent)
             return WJ_OK;
     }
     if (!wj_opens_container(c)) {
-        cursor out = cursor_resume(r->buf);
+        wj_cursor out = wj_cursor_resume(r->buf);
         rc = put_scalar(r, &out, node, c);
-        cursor_pause(r->buf, out);
+        wj_cursor_pause(r->buf, out);
         return rc;
     }
     if (wj_container_empty(doc, node)) {
@@ -566,25 +500,25 @@ write_escaped_name(render *r, uint32_t name, int first)
 
 /* Writes a member's name: a ',' first unless it is the first, a ':' after.
  * A name without escapes goes inline, with one reservation. */
-static inline wj_code put_name(render *r, cursor *out, uint32_t name, int first)
+static inline wj_code put_name(render *r, wj_cursor *out, uint32_t name, int first)
 {
     const wj_doc *doc = r->doc;
     uint32_t start, n;
     wj_code rc;
 
     if (wj_name_escaped(doc, name)) {
-        cursor_pause(r->buf, *out);
+        wj_cursor_pause(r->buf, *out);
         rc = write_escaped_name(r, name, first);
-        *out = cursor_resume(r->buf);
+        *out = wj_cursor_resume(r->buf);
         return rc;
     }
     start = doc->tape[name]; /* plain: at its quote */
     n = wj_plain_end(doc->json, doc->len, start) - start;
-    if (room(r->buf, out, (size_t)n + 2 + PUT_SLACK) != 0)
+    if (wj_cursor_room(r->buf, out, (size_t)n + 2 + WJ_SHORT_SLACK) != 0)
         return nomem(r);
     if (!first)
         *out->at++ = ',';
-    put_input(out, doc->json, doc->len, start, n);
+    wj_cursor_put_input(out, doc->json, doc->len, start, n);
     *out->at++ = ':';
     return WJ_OK;
 }
@@ -603,7 +537,7 @@ static wj_code walk(render *r, uint32_t root)
     mode root_mode = r->opts->style == WJ_STYLE_WIRE ? MODE_SCHEMA : MODE_DATA;
     int ask_hook = r->hook_values; /* every value, scalars too */
     wj_code rc = open_value(r, root, root_mode, 0);
-    cursor out = cursor_resume(r->buf);
+    wj_cursor out = wj_cursor_resume(r->buf);
 
     while (rc == WJ_OK && r->depth > 0) {
         frame *f = &r->frames[r->depth - 1];
@@ -617,7 +551,7 @@ static wj_code walk(render *r, uint32_t root)
                 value = child;
                 c = json[tape[value]];
                 child = wj_node_next(doc, value);
-                if (room(r->buf, &out, 1) != 0) {
+                if (wj_cursor_room(r->buf, &out, 1) != 0) {
                     rc = nomem(r);
                     break;
                 }
@@ -662,12 +596,12 @@ static wj_code walk(render *r, uint32_t root)
             break;
         if (done < total) { /* a container opened: f may move */
             f->done = done + 1;
-            cursor_pause(r->buf, out);
+            wj_cursor_pause(r->buf, out);
             rc = open_value(r, value, value_mode, f->is_array ? 0 : f->node);
-            out = cursor_resume(r->buf);
+            out = wj_cursor_resume(r->buf);
             continue;
         }
-        if (room(r->buf, &out, 1) != 0) {
+        if (wj_cursor_room(r->buf, &out, 1) != 0) {
             rc = nomem(r);
             break;
         }
@@ -675,7 +609,7 @@ static wj_code walk(render *r, uint32_t root)
         r->n_scratch = f->mark;
         r->depth--;
     }
-    cursor_pause(r->buf, out);
+    wj_cursor_pause(r->buf, out);
     return rc;
 }
 
@@ -695,7 +629,7 @@ wj_code wj_render_hooked(const wj_doc *doc, uint32_t node,
 
     /* The walk's cursor points into the buffer: it must have a block (no
      * arithmetic on a NULL one). */
-    if (wj_buf_reserve(buf, PUT_SLACK) != 0)
+    if (wj_buf_reserve(buf, WJ_SHORT_SLACK) != 0)
         return wj_buf_fail(buf, err);
     memset(&r, 0, sizeof r);
     r.doc = doc;

@@ -217,6 +217,64 @@ static inline void wj_copy_short(char *dst, const char *src, size_t n)
     memcpy(dst, src, n);
 }
 
+/*
+ * An output cursor over a wj_buf: where the next byte goes and where the
+ * room reserved ends.  A writing loop keeps it in local variables
+ * (registers) and hands it to the buffer only around calls that write
+ * through the buffer (wj_cursor_pause, wj_cursor_resume): a store of a byte
+ * may alias any memory, so a length kept in the buffer would be read again
+ * after every byte.
+ */
+typedef struct wj_cursor {
+    char *at;
+    char *end;
+} wj_cursor;
+
+static inline wj_cursor wj_cursor_resume(const wj_buf *buf)
+{
+    wj_cursor c;
+    c.at = buf->ptr + buf->len;
+    c.end = buf->ptr + buf->cap;
+    return c;
+}
+
+static inline void wj_cursor_pause(wj_buf *buf, wj_cursor c)
+{
+    buf->len = (size_t)(c.at - buf->ptr);
+}
+
+/* Grows buf, whose output ends at `at`, to have room for n more bytes;
+ * returns where the output now ends, or NULL when out of memory (out of
+ * line: growth is rare). */
+char *wj_buf_grow_at(wj_buf *buf, char *at, size_t n);
+
+/* Makes room for n more bytes at c; 0, or -1 when out of memory. */
+static inline int wj_cursor_room(wj_buf *buf, wj_cursor *c, size_t n)
+{
+    char *at;
+    if ((size_t)(c->end - c->at) >= n)
+        return 0;
+    at = wj_buf_grow_at(buf, c->at, n);
+    if (!at)
+        return -1;
+    c->at = at;
+    c->end = buf->ptr + buf->cap;
+    return 0;
+}
+
+/* Appends the n input bytes at json + at (json holds len bytes), where
+ * wj_cursor_room(n + WJ_SHORT_SLACK) was made: without a call to memcpy
+ * where the input has the bytes to spare that wj_copy_short reads. */
+static inline void wj_cursor_put_input(wj_cursor *c, const char *json,
+                                       size_t len, size_t at, size_t n)
+{
+    if (len - at >= WJ_SHORT_SLACK)
+        wj_copy_short(c->at, json + at, n);
+    else
+        memcpy(c->at, json + at, n);
+    c->at += n;
+}
+
 /* The room to reserve first for a rendering of len bytes of JSON text: its
  * length and a bounded slack (renderings are about as long as their input;
  * growth covers the rest). */
