@@ -24,12 +24,16 @@
  * is hashed early: enough to keep the streams busy (16 AVX-512 lanes want
  * 16 texts or more in flight, long ones too: at 256 KiB a chunk held 3 or
  * 4 bodies of 70 KB, and the lanes passed them to libcrypto), little
- * enough to stay in cache. */
+ * enough to stay in cache.  A chunk holding a long text grows on until it
+ * holds 16 times that text, up to CHUNK_MAX: with less, the lanes would
+ * hash the text nearly alone, or set it aside for the slower SHA-NI
+ * streams. */
 #define CHUNK_ROWS 256
 #define CHUNK_BYTES (4u << 20)
+#define CHUNK_MAX (16u << 20)
 /* A document longer than this is digested on its own, through a window,
  * so a batch holds no long text whole. */
-#define LONG_ROW (1u << 20)
+#define LONG_ROW (2u << 20)
 /* Ignored names a message row holds on the stack; more take the plain
  * call. */
 #define ROW_NAMES 16
@@ -62,6 +66,7 @@ typedef struct batch {
     size_t chunk_start;         /* where its bytes begin in buf */
     size_t pending[CHUNK_ROWS]; /* its rows with a text to hash */
     size_t n_pending;
+    size_t longest;             /* the length of the longest */
 } batch;
 
 /* Hashes the chunk's texts and writes the rows' results in their place:
@@ -98,7 +103,16 @@ static int flush(batch *b, size_t end_row)
     b->chunk_first = end_row;
     b->chunk_start = at;
     b->n_pending = 0;
+    b->longest = 0;
     return 0;
+}
+
+/* Whether a chunk of `bytes` whose longest text is `longest` is hashed
+ * now. */
+static int chunk_full(size_t bytes, size_t longest)
+{
+    return bytes >= CHUNK_MAX ||
+           (bytes >= CHUNK_BYTES && bytes >= 16 * longest);
 }
 
 /* Asks the first bytes of a document into the cache, ahead of its parse. */
@@ -201,13 +215,16 @@ wj_code wj_function_call_batch(const wj_function *fn, const wj_arg *args,
             row->is_null = 1;
         } else {
             text_row(&b, kind, a, n_args, row);
-            if (digest && row->code == WJ_OK)
+            if (digest && row->code == WJ_OK) {
                 b.pending[b.n_pending++] = r;
+                if (row->len > b.longest)
+                    b.longest = row->len;
+            }
         }
         if (row->code == WJ_ERR_INTERRUPTED)
             rc = WJ_ERR_INTERRUPTED;
         else if (digest && (b.n_pending == CHUNK_ROWS ||
-                            b.buf.len - b.chunk_start >= CHUNK_BYTES) &&
+                            chunk_full(b.buf.len - b.chunk_start, b.longest)) &&
                  flush(&b, r + 1) != 0)
             rc = WJ_ERR_NOMEM;
     }

@@ -29,6 +29,7 @@
 #include "wj_internal.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_LANES 4 /* SHA-NI streams at most */
@@ -254,60 +255,99 @@ static size_t blocks_of(size_t len)
     return len / 64 + tail_blocks(len);
 }
 
+/* What one 16-lane step costs in blocks of the SHA-NI streams: the lanes
+ * hash 2.8 GB/s and two streams 1.7 on a Xeon (bench/RESULTS.md), 4.2 and
+ * 3.1 with four streams on Zen 5. */
+#define LANE_STEP_BLOCKS 10
+
+/* A message's blocks and where it came from, for the exact order. */
+typedef struct sized {
+    size_t blocks, k;
+} sized;
+
+static int longer_first(const void *a, const void *b)
+{
+    size_t x = ((const sized *)a)->blocks, y = ((const sized *)b)->blocks;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/*
+ * A group with a message longer than a 16th of all its blocks: the lanes
+ * would hash it alone after the others ran out, each of its blocks a whole
+ * 16-lane step.  Taken longest first, the lanes' steps are about the
+ * larger of the longest message left and a 16th of the blocks left; the
+ * messages set aside cost a tenth of a step a block.  So the k longest go
+ * to the SHA-NI streams, for the k that makes the sum least: one huge
+ * message among small ones goes, many of similar length stay.  The others
+ * go to the lanes in exact order, longest first.  Returns k; the arrays
+ * hold the lanes' messages first, then those set aside.
+ */
+static size_t order_with_long(const unsigned char *const *msg,
+                              const size_t *len, size_t n,
+                              const unsigned char **m, size_t *l,
+                              size_t *which, size_t rest)
+{
+    sized by[LANE_GROUP];
+    size_t k, best = 0, aside = 0, cost, best_cost = (size_t)-1;
+    for (k = 0; k < n; k++)
+        by[k].blocks = blocks_of(len[k]), by[k].k = k;
+    qsort(by, n, sizeof *by, longer_first);
+    for (k = 0; k <= n; k++) {
+        size_t longest = k < n ? by[k].blocks : 0;
+        size_t steps = (rest + 15) / 16 > longest ? (rest + 15) / 16 : longest;
+        cost = LANE_STEP_BLOCKS * steps + aside;
+        if (cost < best_cost)
+            best_cost = cost, best = k;
+        if (k < n)
+            rest -= by[k].blocks, aside += by[k].blocks;
+    }
+    for (k = 0; k < n; k++) { /* the lanes' from index 0, the aside after */
+        size_t at = k < best ? n - best + k : k - best, from = by[k].k;
+        m[at] = msg[from], l[at] = len[from], which[at] = from;
+    }
+    return best;
+}
+
 /*
  * The group's messages into the 16 lanes, longest first (by the bit length
  * of their block count, a counting sort): a lane that finishes takes the
  * next message, so the lanes run out nearly together (longest-processing-
- * time scheduling).  Except a message longer than a 16th of all the lanes
- * would hash: it would still be hashing after the other 15 lanes ran out,
- * each of its blocks costing a whole 16-lane step (about 10 of libcrypto's
- * blocks), so it goes to the SHA-NI streams or libcrypto instead.  Taking
- * one out lowers the share, so the rule is applied until nothing moves: the
- * same messages as dropping the longest while it exceeds a 16th of what is
- * left.  Many long messages stay in the lanes; a few, or one huge one among
- * small ones, do not.
+ * time scheduling).  A group with a message longer than a 16th of all the
+ * lanes would hash is ordered by order_with_long instead.
  */
 static void many_lanes(int path, const unsigned char *const *msg,
                        const size_t *len, size_t n, unsigned char *out)
 {
     const unsigned char *m[LANE_GROUP];
     size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
-    unsigned char md[32 * LANE_GROUP], aside[LANE_GROUP] = {0};
-    size_t rest = 0, longest = 0, n_aside = 0, n_lanes, moved;
+    unsigned char md[32 * LANE_GROUP];
+    size_t rest = 0, longest = 0, n_aside = 0, n_lanes;
 
     for (k = 0; k < n; k++) {
         rest += blocks_of(len[k]);
         longest = len[k] > longest ? len[k] : longest;
     }
-    moved = 16 * blocks_of(longest) > rest; /* else none is set aside */
-    while (moved) { /* those set aside fill the arrays from the end */
-        moved = 0;
+    if (16 * blocks_of(longest) > rest) {
+        n_aside = order_with_long(msg, len, n, m, l, which, rest);
+    } else {
         for (k = 0; k < n; k++)
-            if (!aside[k] && 16 * blocks_of(len[k]) > rest) {
-                aside[k] = 1, moved = 1;
-                rest -= blocks_of(len[k]);
-                n_aside++;
-                which[n - n_aside] = k;
-                m[n - n_aside] = msg[k], l[n - n_aside] = len[k];
-            }
+            start[33 - bit_length(len[k] / 64)]++;
+        if (start[33 - bit_length(longest / 64)] == n) {
+            /* one class: its order would be the group's own */
+            wj_sha256_many_avx512(msg, len, NULL, n, out);
+            return;
+        }
+        for (cls = 1; cls < 34; cls++) /* where each class starts */
+            start[cls] += start[cls - 1];
+        for (cls = 33; cls > 0; cls--)
+            start[cls] = start[cls - 1];
+        start[0] = 0;
+        for (k = 0; k < n; k++) {
+            size_t at = start[33 - bit_length(len[k] / 64)]++;
+            m[at] = msg[k], l[at] = len[k], which[at] = k;
+        }
     }
     n_lanes = n - n_aside;
-
-    for (k = 0; k < n; k++)
-        if (!aside[k])
-            start[33 - bit_length(len[k] / 64)]++;
-    for (cls = 1; cls < 34; cls++) /* where each class starts */
-        start[cls] += start[cls - 1];
-    for (cls = 33; cls > 0; cls--)
-        start[cls] = start[cls - 1];
-    start[0] = 0;
-    for (k = 0; k < n; k++) {
-        size_t at;
-        if (aside[k])
-            continue;
-        at = start[33 - bit_length(len[k] / 64)]++;
-        m[at] = msg[k], l[at] = len[k], which[at] = k;
-    }
     wj_sha256_many_avx512(m, l, which, n_lanes, out);
     sha_ni_streams(path, m + n_lanes, l + n_lanes, n_aside, md);
     for (k = 0; k < n_aside; k++)

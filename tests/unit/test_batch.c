@@ -171,8 +171,22 @@ static void sha256_hex(const char *s, size_t n, char hex[65])
         snprintf(hex + 2 * k, 3, "%02x", md[k]);
 }
 
+/* "[1,1,...,1]" of n bytes (n odd): its own canonical text. */
+static char *ones(size_t n)
+{
+    char *a = malloc(n);
+    size_t k;
+    a[0] = '[';
+    for (k = 1; k + 1 < n; k += 2)
+        a[k] = '1', a[k + 1] = ',';
+    a[n - 2] = '1';
+    a[n - 1] = ']';
+    return a;
+}
+
 /* data_digest rows hashed across the batch: SHA-256 of canonical texts
- * written here by hand, and a row longer than a batch holds whole. */
+ * written here by hand, a row longer than a batch holds whole (2 MiB), and
+ * rows of 600 KB, which a chunk of texts to hash grows to hold 16 of. */
 static void check_digests(void)
 {
     static const char *const in[] = {"{\"b\":2,\"a\":1.0}", "[]", "\"x\"",
@@ -180,30 +194,23 @@ static void check_digests(void)
     static const char *const canon[] = {"{\"a\":1,\"b\":2}", "[]", "\"x\"",
                                         "{\"z\":[true,null,100]}"};
     const wj_function *fn = wj_function_find("data_digest", 11);
-    size_t big_n = (3u << 20) / 2 * 2 + 1, r, k, n_rows = 200;
-    char *big = malloc(big_n + 2), hex[65];
+    size_t big_n = (5u << 20) / 2 + 1, mid_n = 600001, r, n_rows = 200;
+    char *big = ones(big_n), *mid = ones(mid_n), hex[65];
     wj_arg *args = calloc(n_rows, sizeof *args);
     wj_batch_row *rows = calloc(n_rows, sizeof *rows);
     wj_batch_out out = {NULL, 0, 0};
     wj_error err;
 
-    /* [1,1,...,1]: its own canonical text. */
-    big[0] = '[';
-    for (k = 1; k + 1 < big_n; k += 2)
-        big[k] = '1', big[k + 1] = ',';
-    big[big_n - 2] = '1';
-    big[big_n - 1] = ']';
     for (r = 0; r < n_rows; r++) {
-        args[r].ptr = in[r % 4];
-        args[r].len = strlen(in[r % 4]);
+        int is_mid = r % 9 == 5;
+        args[r].ptr = r == 77 ? big : is_mid ? mid : in[r % 4];
+        args[r].len = r == 77 ? big_n : is_mid ? mid_n : strlen(in[r % 4]);
     }
-    args[77].ptr = big;
-    args[77].len = big_n;
     CHECK(wj_function_call_batch(fn, args, 1, n_rows, NULL, &out, rows, &err) ==
           WJ_OK);
     for (r = 0; r < n_rows; r++) {
-        if (r == 77)
-            sha256_hex(big, big_n, hex);
+        if (args[r].ptr == big || args[r].ptr == mid)
+            sha256_hex(args[r].ptr, args[r].len, hex);
         else
             sha256_hex(canon[r % 4], strlen(canon[r % 4]), hex);
         CHECK(rows[r].code == WJ_OK && rows[r].len == 64 &&
@@ -220,6 +227,7 @@ static void check_digests(void)
     wj_batch_out_free(NULL, &out);
     CHECK(out.ptr == NULL && out.len == 0 && out.cap == 0);
     free(big);
+    free(mid);
     free(args);
     free(rows);
 }

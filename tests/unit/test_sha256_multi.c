@@ -211,6 +211,14 @@ int main(void)
         len[k] = 70000, msg[k] = pool + 30000 * k;
     b.n = 33;
     check_long_batch(&b, "33 of 70,000 bytes");
+    /* 14 of 512 KB to 1 MiB among 200 of 1 KB: long ones of similar
+     * lengths, ordered exactly (sha256_multi.c, order_with_long). */
+    for (k = 0; k < 214; k++) {
+        len[k] = k < 200 ? 1024 : BIG_MAX / 2 + next_random() % (BIG_MAX / 2);
+        msg[k] = pool + (k < 200 ? 1024 * k : BIG_MAX - len[k]);
+    }
+    b.n = 214;
+    check_long_batch(&b, "14 of 500 KB to 1 MiB among small ones");
     for (k = 0; k < 263; k++) { /* a last group of 7, 20..100 KB */
         len[k] = 20 * 1024 + next_random() % (80 * 1024 + 1);
         msg[k] = pool + next_random() % (BIG_MAX - len[k] + 1);
