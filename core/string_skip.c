@@ -26,6 +26,11 @@
 #include "wj_internal.h"
 #include "simd.h"
 #include "utf8.h"
+/* How far ahead of a block its string is asked into the cache.  Message
+ * texts run over many pages, and the processor's own prefetcher stops at
+ * each page's end: a large body's canonical rendering spent a sixth of its
+ * time in this file's first load of each block (bench/RESULTS.md). */
+#define STRING_PREFETCH 1024
 
 #if WJ_HAVE_AVX2_PATH
 
@@ -221,6 +226,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
 
     while (len - i >= 32) {
         __m256i v = load32(s + i);
+        __builtin_prefetch(s + i + STRING_PREFETCH);
         uint32_t quotes = (uint32_t)_mm256_movemask_epi8(
             _mm256_cmpeq_epi8(v, _mm256_set1_epi8('"')));
         uint32_t backslashes = (uint32_t)_mm256_movemask_epi8(
@@ -375,6 +381,7 @@ WJ_AVX512BW size_t wj_string_skip_avx512(const unsigned char *s, size_t i,
     while (i < len) {
         size_t n = len - i;
         __m512i v = _mm512_maskz_loadu_epi8(first_bits(n), s + i);
+        __builtin_prefetch(s + i + STRING_PREFETCH);
         uint64_t quotes = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
         uint64_t backslashes =
             _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
