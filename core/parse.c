@@ -859,6 +859,54 @@ static char *room_aside(parser *p, size_t n, char *on_stack)
     return out->ptr + out->len + WJ_SHORT_SLACK;
 }
 
+/* reorder_members for a span too long for the stack: the longest member
+ * (a body's messages, a message's content) moves once, straight to where
+ * it goes, rather than out and back; the others are copied aside first
+ * (those before it, then those after it) and written back around it.
+ * Members k.. are the ones out of place, from `first` on; on_stack as
+ * room_aside's. */
+static __attribute__((noinline)) wj_code
+reorder_long(parser *p, const uint32_t *starts,
+                            const uint32_t *sorted, uint32_t n, uint32_t k,
+                            size_t first, size_t end, char *on_stack)
+{
+    const uint32_t *tape = p->doc->tape;
+    size_t big_len = 0, big_from, big_at, before, at;
+    char *base, *copy;
+    uint32_t j, i, big = k;
+
+    for (i = k; i < n; i++)
+        if (starts[i + 1] - 1 - starts[i] > big_len)
+            big = i, big_len = starts[i + 1] - 1 - starts[i];
+    big_from = starts[big];
+    before = big_from - first;
+    copy = room_aside(p, end - first - big_len, on_stack);
+    if (!copy)
+        return wj_buf_fail(p->out, p->err);
+    base = p->out->ptr + p->out_base;
+    memcpy(copy, base + first, before);
+    memcpy(copy + before, base + big_from + big_len, end - big_from - big_len);
+    for (big_at = first, j = k; tape[sorted[j] + 1] != big; j++) {
+        i = tape[sorted[j] + 1];
+        big_at += starts[i + 1] - starts[i];
+    }
+    memmove(base + big_at, base + big_from, big_len);
+    for (at = first, j = k; j < n; j++) {
+        size_t from, n_bytes;
+        i = tape[sorted[j] + 1];
+        from = starts[i], n_bytes = starts[i + 1] - 1 - from;
+        if (i != big) /* exactly: what follows may be in place already */
+            memcpy(base + at,
+                   copy + (from < big_from ? from - first
+                                           : from - big_len - first),
+                   n_bytes);
+        at += n_bytes;
+        if (j + 1 < n)
+            base[at++] = ',';
+    }
+    return WJ_OK;
+}
+
 /* The one pass: the members of the object that just closed stand in
  * p->out in input order, member k from starts[k] up to the ',' before
  * starts[k + 1] (starts[n] is one past the output's end); sorted[0..n) are
@@ -881,6 +929,8 @@ static wj_code reorder_members(parser *p, const uint32_t *starts,
     span = end - first;
     if (!may_move(p, span))
         return WJ_DECLINED;
+    if (span + WJ_SHORT_SLACK > ASIDE_ON_STACK)
+        return reorder_long(p, starts, sorted, n, k, first, end, on_stack);
     /* the members, copied aside, then back in order */
     copy = room_aside(p, span, on_stack);
     if (!copy)

@@ -137,6 +137,7 @@ static wj_code do_encode(const call *c, char **out, size_t *out_len,
 #define LONG_TEXT 4608
 static char long_reorder[LONG_TEXT + 32];
 static char long_swap[2 * LONG_TEXT + 32];
+static char long_aside[2 * LONG_TEXT + 32];
 
 static const call calls[] = {
     {"validate", do_validate, BODY, NULL, NULL},
@@ -157,6 +158,7 @@ static const call calls[] = {
      NULL},
     {"canonical long reorder", do_canonical, long_reorder, NULL, NULL},
     {"canonical long swap", do_canonical, long_swap, NULL, NULL},
+    {"canonical long aside", do_canonical, long_aside, NULL, NULL},
     {"arguments", do_arguments, "{\"b\":1,\"a\":[true,null]}", NULL, NULL},
     {"arguments not json", do_arguments, "{\"a\":1,", NULL, NULL},
     {"arguments range", do_arguments, "[1e999]", NULL, NULL},
@@ -261,7 +263,8 @@ static void check_call(const call *c)
            total, failures ? "FAILED" : "ok");
 }
 
-/* {"c":"xx…","b":1,"a":2} and {"b":"xx…","a":"xx…"}. */
+/* {"c":"xx…","b":1,"a":2}, {"b":"xx…","a":"xx…"} and
+ * {"c":"xx…!","b":"xx…","a":2}. */
 static void make_long_objects(void)
 {
     char text[LONG_TEXT + 1];
@@ -271,6 +274,9 @@ static void make_long_objects(void)
              "{\"c\":\"%s\",\"b\":1,\"a\":2}", text);
     snprintf(long_swap, sizeof long_swap, "{\"b\":\"%s\",\"a\":\"%s\"}",
              text, text);
+    /* the longest member moves in place, the other long one waits aside */
+    snprintf(long_aside, sizeof long_aside,
+             "{\"c\":\"%s!\",\"b\":\"%s\",\"a\":2}", text, text);
 }
 
 int main(void)

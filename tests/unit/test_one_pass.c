@@ -672,6 +672,54 @@ static void by_hand(void)
     }
 }
 
+/*
+ * Objects of four members whose values are strings of a letter each, too
+ * long together for the stack the one pass reorders on: every order of
+ * the names in the input, with the longest value under each name in turn,
+ * the others short enough to wait aside on the stack or not.  The expected
+ * text is the members in name order, written here.
+ */
+static void long_reorders(void)
+{
+    static const size_t sizes[2][4] = {{6000, 3000, 2500, 10},
+                                       {6000, 100, 200, 10}};
+    static const int orders[24][4] = {
+        {0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}, {0, 2, 3, 1}, {0, 3, 1, 2},
+        {0, 3, 2, 1}, {1, 0, 2, 3}, {1, 0, 3, 2}, {1, 2, 0, 3}, {1, 2, 3, 0},
+        {1, 3, 0, 2}, {1, 3, 2, 0}, {2, 0, 1, 3}, {2, 0, 3, 1}, {2, 1, 0, 3},
+        {2, 1, 3, 0}, {2, 3, 0, 1}, {2, 3, 1, 0}, {3, 0, 1, 2}, {3, 0, 2, 1},
+        {3, 1, 0, 2}, {3, 1, 2, 0}, {3, 2, 0, 1}, {3, 2, 1, 0}};
+    text in = {NULL, 0, 0}, want = {NULL, 0, 0};
+    int set, turn, order, k;
+    for (set = 0; set < 2; set++)
+        for (turn = 0; turn < 4; turn++)
+            for (order = 0; order < 24; order++) {
+                text *t[2] = {&in, &want};
+                int which;
+                for (which = 0; which < 2; which++) {
+                    t[which]->len = 0;
+                    putc_(t[which], '{');
+                    for (k = 0; k < 4; k++) {
+                        int name = which ? k : orders[order][k];
+                        size_t n = sizes[set][(name + turn) % 4];
+                        char member[5] = {'"', (char)('a' + name), '"', ':',
+                                          '"'};
+                        if (k)
+                            putc_(t[which], ',');
+                        put(t[which], member, 5);
+                        while (n--)
+                            putc_(t[which], (char)('a' + name));
+                        putc_(t[which], '"');
+                    }
+                    putc_(t[which], '}');
+                    putc_(t[which], 0);
+                }
+                expect_text(in.p, want.p, 0);
+            }
+    free(in.p);
+    free(want.p);
+}
+
 static long cases_wanted(void)
 {
     const char *env = getenv("WIREJSON_ONE_PASS_CASES");
@@ -686,6 +734,7 @@ int main(void)
     text t = {NULL, 0, 0};
 
     by_hand();
+    long_reorders();
     for (path = WJ_SIMD_SCALAR; path <= best; path++) {
         tally tl = {0, 0, 0, 0, 0, 0, 0};
         wj_simd_use(path);
