@@ -4,13 +4,16 @@
  * again with the wire rendering's escapes (§4) or RFC 8785's (§5).
  *
  * The parser has already validated every escape and every UTF-8 sequence,
- * so these loops only decode.  Raw bytes between escapes cannot hold anything
- * either rendering escapes: runs up to the next backslash or the closing
- * quote are found and copied in the same pass, 32 bytes at a time where the
- * processor has AVX2 (checked at run time), else 16.  Where it has AVX-512
- * BW, one loop per rendering takes 64 bytes at a time and writes the \u
- * escapes that stand for a character as that character in the same pass
- * (literal_blocks64), leaving the rarer escapes to the general loop.
+ * so these loops only decode.  Raw bytes between escapes cannot hold
+ * anything either rendering escapes: runs up to the next backslash or the
+ * closing quote are found and copied in the same pass, 32 bytes at a time
+ * where the processor has AVX2 (checked at run time), else 16.  Where it
+ * has AVX-512 BW, one loop per rendering takes 64 bytes at a time and
+ * writes the \u escapes that stand for a character as that character in
+ * the same pass (literal_blocks64), leaving the rarer escapes to the
+ * general loop.  The same loop also checks the string values of the
+ * canonical one pass as it writes them, so that their bytes are read once
+ * (wj_write_canonical_string); what it finds wrong, the parser reports.
  *
  * Raw text that is not JSON (the JSON writer's strings, a plain-text VALUE,
  * a schema's bytes) is checked and escaped by the same rules in one pass
@@ -21,6 +24,7 @@
 #include "escape_policy.h"
 #include "unicode.h"
 #include "utf8.h"
+#include "string_checks.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -305,7 +309,7 @@ put_u_as_char(char *out, const char *esc, size_t avail, int marks_escaped,
  * among the escapes' letters.
  */
 typedef struct literal_consts {
-    __m512i quote, bslash, mark_lead, letters;
+    __m512i quote, bslash, mark_lead, letters, space;
 } literal_consts;
 
 WJ_AVX512BW static inline __attribute__((always_inline)) literal_consts
@@ -326,8 +330,9 @@ make_literal_consts(int wire)
     c.bslash = _mm512_set1_epi8('\\');
     c.mark_lead = _mm512_set1_epi8((char)WJ_UTF8_MARK_LEAD);
     c.letters = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+    c.space = _mm512_set1_epi8(' ');
     __asm__("" : "+v"(c.quote), "+v"(c.bslash), "+v"(c.mark_lead),
-            "+v"(c.letters));
+            "+v"(c.letters), "+v"(c.space));
     return c;
 }
 
@@ -357,15 +362,39 @@ typedef struct literal_at {
 } literal_at;
 
 /*
+ * Whether the bytes of a block (v, n of them at in) that literal_block64
+ * writes as they are (the mask upto) are a string's text, and so the
+ * UTF-8 sequence that the stop after them (at_stop) may cut: no control
+ * byte, no escape letter but a short escape's among the escaped bytes it
+ * keeps (kept; a \u stops the block and is checked there), and UTF-8
+ * given the three bytes before the block.
+ */
+WJ_AVX512BW static inline __attribute__((always_inline)) int
+text_is_valid(const unsigned char *in, size_t n, __m512i v,
+              const literal_consts *c, uint64_t kept, uint64_t upto,
+              uint64_t at_stop)
+{
+    uint64_t simple, rewritten, high_before;
+    escape_letters64(v, &simple, &rewritten);
+    if ((_mm512_cmplt_epu8_mask(v, c->space) | (kept & ~simple)) & upto)
+        return 0;
+    high_before = (in[-1] | in[-2] | in[-3]) & 0x80;
+    if (!((_mm512_movepi8_mask(v) & upto) | high_before))
+        return 1;
+    return !(utf8_errors64(in, n, v) & (upto | at_stop));
+}
+
+/*
  * One block of literal_blocks64: the n bytes at `at` (64, or fewer before
  * limit: those by masked loads and stores, which touch nothing past them)
  * are copied, and at a stop the \u escape there is written as put_u_as_char
- * writes it.  Returns 0 where the general path must go on.  Inlined with n
- * a constant for whole blocks.
+ * writes it.  Returns 0 where the general path must go on; with checked,
+ * -1 where the text is not a string's (text_is_valid), which the parser's
+ * loop is left to report.  Inlined with n a constant for whole blocks.
  */
 WJ_AVX512BW static inline __attribute__((always_inline)) int
 literal_block64(literal_at *at, const literal_consts *c, const char *s,
-                size_t len, size_t n, int wire)
+                size_t len, size_t n, int wire, int checked)
 {
     const char *in = s + at->in;
     uint64_t past = 0, carry, e, other, kept_e, early, stops;
@@ -396,6 +425,13 @@ literal_block64(literal_at *at, const literal_consts *c, const char *s,
     if (wire)
         stops |= _mm512_cmpge_epu8_mask(v, c->mark_lead) &
                  (kept_e << 1 | at->after);
+    if (checked) {
+        uint64_t first_stop = stops & (0 - stops);
+        uint64_t upto = early ? 0 : first_stop ? first_stop - 1 : ~past;
+        if (!text_is_valid((const unsigned char *)in, n, v, c, kept_e, upto,
+                           early ? 0 : first_stop))
+            return -1;
+    }
     if (!(stops | early)) {
         at->in += n;
         at->out += n;
@@ -415,6 +451,11 @@ literal_block64(literal_at *at, const literal_consts *c, const char *s,
     }
     at->carry = 0;
     in = s + at->in;
+    if (checked && len - at->in < 6)
+        return 0; /* near the end: the general path checks what is there */
+    if (checked && in[0] == '\\' && in[1] == 'u' &&
+        wj_hex4((const unsigned char *)in + 2) < 0)
+        return -1;
     if (in[0] != '\\' || in[1] != 'u' ||
         !(put = put_u_as_char(at->out, in, len - at->in, (int)at->after,
                               &used)))
@@ -434,19 +475,24 @@ literal_block64(literal_at *at, const literal_consts *c, const char *s,
  * a byte >= 0xCC that an escape precedes, perhaps a combining mark.
  * *after_escape: the last thing written was an escape (wire: read and set).
  * The output has room for limit - i bytes, and no escape taken here grows.
+ * With checked, SIZE_MAX where the text is not a string's.
  */
 WJ_AVX512BW static inline __attribute__((always_inline)) size_t
 literal_blocks64(wj_buf *buf, const char *s, size_t i, size_t limit,
-                 size_t len, int wire, int *after_escape)
+                 size_t len, int wire, int *after_escape, int checked)
 {
     const literal_consts c = make_literal_consts(wire);
     literal_at at = {i, buf->ptr + buf->len, 0, 0, 0};
+    int step = 1;
     at.after = wire && *after_escape;
     while (at.in < limit &&
-           (limit - at.in >= 64
-                ? literal_block64(&at, &c, s, len, 64, wire)
-                : literal_block64(&at, &c, s, len, limit - at.in, wire)))
+           (step = limit - at.in >= 64
+                       ? literal_block64(&at, &c, s, len, 64, wire, checked)
+                       : literal_block64(&at, &c, s, len, limit - at.in,
+                                         wire, checked)) > 0)
         ;
+    if (step < 0)
+        return SIZE_MAX;
     if (at.carry) { /* leave the escape the blocks end inside to the caller */
         at.in--;
         at.out--;
@@ -461,7 +507,7 @@ WJ_AVX512BW static size_t wire_literal_avx512(wj_buf *buf, const char *s,
                                               size_t i, size_t limit,
                                               size_t len, int *after_escape)
 {
-    return literal_blocks64(buf, s, i, limit, len, 1, after_escape);
+    return literal_blocks64(buf, s, i, limit, len, 1, after_escape, 0);
 }
 
 WJ_AVX512BW static size_t canonical_literal_avx512(wj_buf *buf, const char *s,
@@ -469,7 +515,15 @@ WJ_AVX512BW static size_t canonical_literal_avx512(wj_buf *buf, const char *s,
                                                    size_t len)
 {
     int after_escape = 0;
-    return literal_blocks64(buf, s, i, limit, len, 0, &after_escape);
+    return literal_blocks64(buf, s, i, limit, len, 0, &after_escape, 0);
+}
+
+WJ_AVX512BW static size_t checked_literal_avx512(wj_buf *buf, const char *s,
+                                                 size_t i, size_t limit,
+                                                 size_t len)
+{
+    int after_escape = 0;
+    return literal_blocks64(buf, s, i, limit, len, 0, &after_escape, 1);
 }
 #endif
 
@@ -702,6 +756,68 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
             buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
     }
     return put_quote(buf) == 0 ? i + 1 : 0;
+}
+
+/* Whether the escape at esc (avail bytes there) is one JSON has. */
+static int escape_is_valid(const char *esc, size_t avail)
+{
+    if (avail < 2)
+        return 0;
+    switch (esc[1]) {
+#define VALID_SHORT(code, letter, kept) case letter: return 1;
+        WJ_SHORT_ESCAPES(VALID_SHORT)
+#undef VALID_SHORT
+    case 'u':
+        return avail >= 6 && wj_hex4((const unsigned char *)esc + 2) >= 0;
+    default: return 0;
+    }
+}
+
+size_t wj_write_canonical_string(wj_buf *buf, const char *s, size_t len,
+                                 size_t at, size_t stop)
+{
+#if WJ_HAVE_AVX2_PATH
+    size_t i = at + 1, limit = i, was = buf->len, end = 0;
+
+    if (!WJ_AVX512_ON || at < 2)
+        return 0;
+    if (put_quote(buf) != 0)
+        return SIZE_MAX;
+    for (;;) {
+        uint32_t cp;
+        if (i >= limit && (i >= len || i >= stop))
+            break; /* no closing quote, or the hook is due */
+        if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0) {
+            end = SIZE_MAX;
+            break;
+        }
+        i = checked_literal_avx512(buf, s, i, limit, len);
+        if (i == SIZE_MAX)
+            break;
+        if (i >= limit)
+            continue;
+        if (s[i] == '"') {
+            end = put_quote(buf) == 0 ? i + 1 : SIZE_MAX;
+            if (end != SIZE_MAX)
+                return end;
+            break;
+        }
+        if (s[i] != '\\' || !escape_is_valid(s + i, len - i))
+            break;
+        if (keep_escape(buf, s + i, &canonical_kept)) {
+            i += 2;
+            continue;
+        }
+        i += decode_escape(s + i, len - i, &cp);
+        if (!put_mandatory_escape(buf, cp, 1))
+            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+    }
+    buf->len = was;
+    return end;
+#else
+    (void)buf, (void)s, (void)len, (void)at, (void)stop;
+    return 0;
+#endif
 }
 
 /* Raw text: a control character becomes a 6-byte \u00xx escape. */

@@ -551,6 +551,18 @@ parse_string_rest(parser *p, string_kind kind, uint8_t *name_flags, size_t i)
     wj_code rc;
 #if WJ_HAVE_AVX2_PATH
     int path = wj_simd();
+    /* A value the one pass writes: checked as it is written, in one pass
+     * over its bytes rather than a skip and then a copy. */
+    if (kind == STRING_WRITTEN && path == WJ_SIMD_AVX512) {
+        size_t end = wj_write_canonical_string(p->out, (const char *)s, len,
+                                               p->pos, p->poll_at);
+        if (end == SIZE_MAX)
+            return wj_buf_fail(p->out, p->err);
+        if (end) {
+            p->pos = end;
+            return WJ_OK;
+        }
+    }
 #endif
 
     for (;;) {

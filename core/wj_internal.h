@@ -731,6 +731,18 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at);
 size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
                                   size_t at);
 
+/*
+ * wj_write_canonical_literal for a literal not yet checked, where the
+ * processor has AVX-512 BW: the checks of the parser's string skip made as
+ * it is written.  Returns the offset one past its closing quote; 0 where it
+ * is not a valid string or goes on past stop (where the interrupted hook
+ * is due: it gives up within 4 KiB of it), for the parser's own loop to
+ * read it and report what is wrong; SIZE_MAX when the buffer cannot grow
+ * (wj_buf_fail says why).  Either way the buffer's length is as it was.
+ */
+size_t wj_write_canonical_string(wj_buf *buf, const char *s, size_t len,
+                                 size_t at, size_t stop);
+
 /* wj_write_text and wj_buf_put_text flags: text may hold encoded
  * surrogates (ED A0 80 .. ED BF BF, "WTF-8"), written as \udxxx escapes
  * (a high and a low one in a row as the character they pair to); the

@@ -16,9 +16,10 @@
  * differently in UTF-16 (U+E000 and up, supplementary characters, lone
  * surrogates), chains 20-40 deep of unsorted objects over a payload large
  * enough that the one pass's bound on moved bytes is passed, strings of
- * every escape and UTF-8 length, numbers of every shape (some rounding to
- * infinity), whitespace between tokens; a quarter of them then cut short
- * or with a byte flipped, inserted or deleted.
+ * every escape and UTF-8 length (some over many 4 KiB chunks), numbers of
+ * every shape (some rounding to infinity), whitespace between tokens; a
+ * quarter of them then cut short or with a byte flipped, inserted or
+ * deleted.
  *
  * WIREJSON_ONE_PASS_CASES sets the number of documents per path.
  */
@@ -120,6 +121,22 @@ static void string_body(text *t, uint32_t most)
             plain(t, 1 + below(12));
         }
     }
+}
+
+/* A string of up to `most` bytes of pieces and plain runs: long ones run
+ * over many 64-byte blocks and 4 KiB chunks, with their escapes and UTF-8
+ * sequences at every offset in a block. */
+static void long_string(text *t, size_t most)
+{
+    size_t end = t->len + below((uint32_t)most + 1);
+    putc_(t, '"');
+    while (t->len < end) {
+        if (below(4) == 0)
+            puts_(t, pieces[below(N_PIECES)]);
+        else
+            plain(t, 1 + below(80));
+    }
+    putc_(t, '"');
 }
 
 /* Member names: each with its spellings (equal once decoded). */
@@ -391,6 +408,13 @@ static void document(text *t, int *is_chain)
     if (shape == 0) {
         size_t payload = below(2) ? below(200) : 300 + below(3000);
         chain(t, 20 + below(21), payload);
+    } else if (shape == 1 && below(2)) {
+        puts_(t, "{\"b\":");
+        long_string(t, below(4) ? 300 : 12000);
+        puts_(t, ",\"a\":[");
+        long_string(t, 200);
+        putc_(t, ']');
+        putc_(t, '}');
     } else if (shape == 1) {
         array(t, 0, 4096, below(8) == 0);
     } else if (shape == 2) {
@@ -720,6 +744,42 @@ static void long_reorders(void)
     free(want.p);
 }
 
+/*
+ * Escapes and UTF-8 sequences across the edges a long string is checked
+ * and written in (64-byte blocks, 4 KiB chunks, the input's end): each at
+ * every offset around them, valid or not, against the walk.
+ */
+static void edges(void)
+{
+    static const char *const cuts[] = {
+        "\\x", "\\n", "\\/", "\\u00e9", "\\u00g9", "\\u12",
+        "\\ud83d\\ude00", "\\ud83d\\u12", "\\ud83d", "\xc3\xa9",
+        "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "\xe4\xb8", "\xc3\x28",
+        "\x01", "\\",
+    };
+    static const size_t edge[] = {64, 128, 4096, 8192};
+    tally tl = {0, 0, 0, 0, 0, 0, 0};
+    text t = {NULL, 0, 0};
+    size_t c, e, off;
+    int end;
+    for (c = 0; c < sizeof cuts / sizeof *cuts; c++)
+        for (e = 0; e < sizeof edge / sizeof *edge; e++)
+            for (off = edge[e] - 13; off <= edge[e] + 2; off++)
+                for (end = 0; end < 2; end++) {
+                    /* the string's first byte is at offset 6 */
+                    t.len = 0;
+                    puts_(&t, "{\"a\":\"");
+                    while (t.len < 6 + off)
+                        putc_(&t, 'p');
+                    puts_(&t, cuts[c]);
+                    if (!end)
+                        puts_(&t, "pp\"}");
+                    compare(t.p, t.len, &tl, 0);
+                }
+    CHECK(tl.ok > 0 && tl.errors > 0);
+    free(t.p);
+}
+
 static long cases_wanted(void)
 {
     const char *env = getenv("WIREJSON_ONE_PASS_CASES");
@@ -735,6 +795,7 @@ int main(void)
 
     by_hand();
     long_reorders();
+    edges();
     for (path = WJ_SIMD_SCALAR; path <= best; path++) {
         tally tl = {0, 0, 0, 0, 0, 0, 0};
         wj_simd_use(path);
