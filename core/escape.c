@@ -726,6 +726,20 @@ size_t wj_write_wire_literal(wj_buf *buf, const char *s, size_t len, size_t at)
     return put_quote(buf) == 0 ? i + 1 : 0;
 }
 
+/* Writes the escape at s[i] as the canonical rendering does (kept, a
+ * mandatory escape, or the character); returns the index past it. */
+static size_t put_canonical_escape(wj_buf *buf, const char *s, size_t len,
+                                   size_t i)
+{
+    uint32_t cp;
+    if (keep_escape(buf, s + i, &canonical_kept))
+        return i + 2;
+    i += decode_escape(s + i, len - i, &cp);
+    if (!put_mandatory_escape(buf, cp, 1))
+        buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+    return i;
+}
+
 size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
                                   size_t at)
 {
@@ -734,7 +748,6 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
     if (put_quote(buf) != 0)
         return 0;
     for (;;) {
-        uint32_t cp;
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0)
             return 0;
 #if WJ_HAVE_AVX2_PATH
@@ -747,13 +760,7 @@ size_t wj_write_canonical_literal(wj_buf *buf, const char *s, size_t len,
             continue;
         if (s[i] == '"')
             break;
-        if (keep_escape(buf, s + i, &canonical_kept)) {
-            i += 2;
-            continue;
-        }
-        i += decode_escape(s + i, len - i, &cp);
-        if (!put_mandatory_escape(buf, cp, 1))
-            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+        i = put_canonical_escape(buf, s, len, i);
     }
     return put_quote(buf) == 0 ? i + 1 : 0;
 }
@@ -784,7 +791,6 @@ size_t wj_write_canonical_string(wj_buf *buf, const char *s, size_t len,
     if (put_quote(buf) != 0)
         return SIZE_MAX;
     for (;;) {
-        uint32_t cp;
         if (i >= limit && (i >= len || i >= stop))
             break; /* no closing quote, or the hook is due */
         if (i >= limit && reserve_chunk(buf, i, len, 1, &limit) != 0) {
@@ -804,13 +810,7 @@ size_t wj_write_canonical_string(wj_buf *buf, const char *s, size_t len,
         }
         if (s[i] != '\\' || !escape_is_valid(s + i, len - i))
             break;
-        if (keep_escape(buf, s + i, &canonical_kept)) {
-            i += 2;
-            continue;
-        }
-        i += decode_escape(s + i, len - i, &cp);
-        if (!put_mandatory_escape(buf, cp, 1))
-            buf->len += wj_utf8_encode(buf->ptr + buf->len, cp);
+        i = put_canonical_escape(buf, s, len, i);
     }
     buf->len = was;
     return end;
