@@ -878,9 +878,8 @@ static char *room_aside(parser *p, size_t n, char *on_stack)
  * Members k.. are the ones out of place, from `first` on; on_stack as
  * room_aside's. */
 static __attribute__((noinline)) wj_code
-reorder_long(parser *p, const uint32_t *starts,
-                            const uint32_t *sorted, uint32_t n, uint32_t k,
-                            size_t first, size_t end, char *on_stack)
+reorder_long(parser *p, const uint32_t *starts, const uint32_t *sorted,
+             uint32_t n, uint32_t k, size_t first, size_t end, char *on_stack)
 {
     const uint32_t *tape = p->doc->tape;
     size_t big_len = 0, big_from, big_at, before, at;
