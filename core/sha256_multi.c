@@ -309,44 +309,58 @@ static size_t order_with_long(const unsigned char *const *msg,
 }
 
 /*
- * The group's messages into the 16 lanes, longest first (by the bit length
- * of their block count, a counting sort): a lane that finishes takes the
- * next message, so the lanes run out nearly together (longest-processing-
- * time scheduling).  A group with a message longer than a 16th of all the
- * lanes would hash is ordered by order_with_long instead.
+ * The group's messages longest first, by the bit length of their block
+ * count (a counting sort), into m, l and which: a lane that finishes takes
+ * the next message, so the lanes run out nearly together (longest-
+ * processing-time scheduling).  Returns 0, and orders nothing, when all
+ * are of one class: the group's own order is then as good.
+ */
+static int order_by_class(const unsigned char *const *msg, const size_t *len,
+                          size_t n, size_t longest, const unsigned char **m,
+                          size_t *l, size_t *which)
+{
+    size_t start[34] = {0}, k, cls;
+    for (k = 0; k < n; k++)
+        start[33 - bit_length(len[k] / 64)]++;
+    if (start[33 - bit_length(longest / 64)] == n)
+        return 0;
+    for (cls = 1; cls < 34; cls++) /* where each class starts */
+        start[cls] += start[cls - 1];
+    for (cls = 33; cls > 0; cls--)
+        start[cls] = start[cls - 1];
+    start[0] = 0;
+    for (k = 0; k < n; k++) {
+        size_t at = start[33 - bit_length(len[k] / 64)]++;
+        m[at] = msg[k], l[at] = len[k], which[at] = k;
+    }
+    return 1;
+}
+
+/*
+ * The group's messages into the 16 lanes: ordered by order_by_class, or by
+ * order_with_long when one is longer than a 16th of all the lanes would
+ * hash, the messages it sets aside going to the SHA-NI streams.
  */
 static void many_lanes(int path, const unsigned char *const *msg,
                        const size_t *len, size_t n, unsigned char *out)
 {
     const unsigned char *m[LANE_GROUP];
-    size_t l[LANE_GROUP], which[LANE_GROUP], start[34] = {0}, k, cls;
+    size_t l[LANE_GROUP], which[LANE_GROUP], k;
     unsigned char md[32 * LANE_GROUP];
-    size_t rest = 0, longest = 0, n_aside = 0, n_lanes;
+    size_t rest = 0, longest = 0, n_aside, n_lanes;
 
     for (k = 0; k < n; k++) {
         rest += blocks_of(len[k]);
         longest = len[k] > longest ? len[k] : longest;
     }
-    if (16 * blocks_of(longest) > rest) {
-        n_aside = order_with_long(msg, len, n, m, l, which, rest);
-    } else {
-        for (k = 0; k < n; k++)
-            start[33 - bit_length(len[k] / 64)]++;
-        if (start[33 - bit_length(longest / 64)] == n) {
-            /* one class: its order would be the group's own */
+    if (16 * blocks_of(longest) <= rest) {
+        if (order_by_class(msg, len, n, longest, m, l, which))
+            wj_sha256_many_avx512(m, l, which, n, out);
+        else
             wj_sha256_many_avx512(msg, len, NULL, n, out);
-            return;
-        }
-        for (cls = 1; cls < 34; cls++) /* where each class starts */
-            start[cls] += start[cls - 1];
-        for (cls = 33; cls > 0; cls--)
-            start[cls] = start[cls - 1];
-        start[0] = 0;
-        for (k = 0; k < n; k++) {
-            size_t at = start[33 - bit_length(len[k] / 64)]++;
-            m[at] = msg[k], l[at] = len[k], which[at] = k;
-        }
+        return;
     }
+    n_aside = order_with_long(msg, len, n, m, l, which, rest);
     n_lanes = n - n_aside;
     wj_sha256_many_avx512(m, l, which, n_lanes, out);
     sha_ni_streams(path, m + n_lanes, l + n_lanes, n_aside, md);
