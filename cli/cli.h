@@ -91,6 +91,23 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress);
  * *status is the exit status). */
 long cli_source_read(cli_source *s, char *buf, size_t cap, int *status);
 
+/*
+ * A plain regular file named on the command line (not standard input, not
+ * empty, not gzip), mapped whole before any read: its s->size bytes, or
+ * NULL when it is to be read.  The mapping is private and writable (TSV
+ * unescapes in place: the pages written are copies, the file is not);
+ * the caller unmaps it once nothing views it.  A page that cannot be read
+ * later (the file was cut short) ends the run with a message naming the
+ * file cli_reading gave on that thread.
+ */
+char *cli_source_map(cli_source *s);
+
+/* Names the mapped file this thread reads now (NULL: none). */
+void cli_reading(const char *name);
+
+/* Counts n more bytes of s as read, for the progress bar. */
+void cli_source_advance(cli_source *s, size_t n);
+
 /* The bytes of a plain regular file not read yet (by its size when
  * opened: a hint), UINT64_MAX when unknown (a pipe, gzip). */
 uint64_t cli_source_left(const cli_source *s);
@@ -170,6 +187,10 @@ size_t cli_tsv_unescape(char *p, size_t n);
  * row) first_line of files[file_index]. */
 typedef struct cli_block {
     wk_buf in; /* complete records, then (while filling) a partial one */
+    /* non-NULL: in views a window of the file mapped at view_base (lent),
+     * and own_in keeps the block's own buffer meanwhile */
+    char *view_base;
+    wk_buf own_in;
     size_t *ends; /* each record's end in in */
     size_t n_rec, ends_cap;
     const char *file;

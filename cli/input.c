@@ -4,13 +4,17 @@
  * in a pipe can be seen (cli_source_ready), and gunzipped with zlib's
  * inflate when the first bytes are gzip's magic (1f 8b), whatever the name.
  * Several gzip members one after another are one stream; a stream that ends
- * early is an error naming the file.
+ * early is an error naming the file.  A plain regular file named on the
+ * command line is mapped instead (cli_source_map): its blocks are windows
+ * of the page cache, not copies of it.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +51,13 @@ int cli_source_open(cli_source *s, const char *name, uint64_t *progress)
     return 0;
 }
 
+void cli_source_advance(cli_source *s, size_t n)
+{
+    s->offset += n;
+    if (s->progress_bytes)
+        __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+}
+
 /* Reads up to cap bytes of the file into buf, counting them for the
  * progress bar: > 0, 0 at the end, -1 error (reported). */
 static long read_file(cli_source *s, char *buf, size_t cap, int *status)
@@ -61,9 +72,7 @@ static long read_file(cli_source *s, char *buf, size_t cap, int *status)
             return -1;
         }
         if (n > 0)
-            s->offset += (uint64_t)n;
-        if (n > 0 && s->progress_bytes)
-            __atomic_fetch_add(s->progress_bytes, (uint64_t)n, __ATOMIC_RELAXED);
+            cli_source_advance(s, (size_t)n);
         return (long)n;
     }
 }
@@ -184,6 +193,62 @@ long cli_source_read(cli_source *s, char *buf, size_t cap, int *status)
     if (cap > (1u << 30))
         cap = 1u << 30;
     return read_file(s, buf, cap, status);
+}
+
+/* The file this thread reads through a mapping, for on_sigbus. */
+static __thread const char *mapped_name;
+
+void cli_reading(const char *name)
+{
+    mapped_name = name;
+}
+
+/* A page of a mapped file that cannot be read (the file was cut short
+ * under the run, or the disk failed) raises SIGBUS on the thread that
+ * touched it: the run ends with a message naming the file, as a read
+ * error would, and not with the signal. */
+static void on_sigbus(int sig)
+{
+    static const char head[] = "wirejson: ",
+                      tail[] = ": the file was cut short (or a read "
+                               "failed) while it was being read\n";
+    const char *name = mapped_name ? mapped_name : "an input file";
+    ssize_t ignored;
+    (void)sig;
+    ignored = write(2, head, sizeof head - 1);
+    ignored = write(2, name, strlen(name));
+    ignored = write(2, tail, sizeof tail - 1);
+    (void)ignored;
+    _exit(EXIT_USAGE);
+}
+
+char *cli_source_map(cli_source *s)
+{
+    static int handled;
+    char *p;
+    if (strcmp(s->name, "-") == 0 || !s->size || s->started ||
+        s->size > SIZE_MAX / 2)
+        return NULL;
+    p = mmap(NULL, (size_t)s->size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
+             s->fd, 0);
+    if (p == MAP_FAILED)
+        return NULL; /* no room for it: read it */
+    if (s->size >= 2 && (unsigned char)p[0] == 0x1f &&
+        (unsigned char)p[1] == 0x8b) {
+        munmap(p, (size_t)s->size);
+        return NULL; /* gzip: inflated as it is read */
+    }
+    if (!handled) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigbus;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, NULL);
+        handled = 1;
+    }
+    posix_madvise(p, (size_t)s->size, POSIX_MADV_SEQUENTIAL);
+    s->started = 1;
+    return p;
 }
 
 uint64_t cli_source_left(const cli_source *s)

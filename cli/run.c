@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * wirejson FUNCTION: records are read into blocks of about 256 KiB by the
- * main thread, worked on by -j threads (one block each, no lock per record,
+ * main thread (a plain file's blocks are windows of its mapping, not
+ * copies), worked on by -j threads (one block each, no lock per record,
  * the results buffered per block), and written in input order by a writing
  * thread as soon as a block and every block before it are done, so reading
  * never waits on a slow output (a disk, a pipe) while there is room in the
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +39,14 @@
 #define OUT_BYTES (512 * 1024)
 
 typedef cli_block block;
+
+/* A mapped input file, unmapped once the blocks before seq_after (the
+ * last one viewing it, and all before) are written. */
+typedef struct mapping {
+    char *base;
+    size_t size;
+    uint64_t seq_after;
+} mapping;
 
 typedef struct pool {
     const cli_options *o;
@@ -76,6 +86,14 @@ typedef struct pool {
     /* --format lines, a batched function of JSON results: long records
      * are rendered straight into their block's output (render_direct) */
     int direct;
+    /* the mapped files whose blocks may not all be written yet */
+    mapping *maps;
+    size_t n_maps, maps_cap;
+    /* the writing thread's: the pages of the mapped file of index
+     * released_file before released_to are given back (release_viewed) */
+    size_t released_file;
+    char *released_to;
+    size_t page_size;
 } pool;
 
 int cli_result_one_line(const wj_function *fn)
@@ -551,6 +569,7 @@ static void *worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->mu);
+        cli_reading(b->file);
         work_block(p, b, &arena, br);
         pthread_mutex_lock(&p->mu);
         if (!p->hooks && !p->o->on_error_null && b->fail_at != SIZE_MAX)
@@ -562,6 +581,33 @@ static void *worker(void *arg)
     wk_arena_release(&arena);
     batch_room_free(br);
     return NULL;
+}
+
+/* Pages of a mapped file are given back this many bytes at a time. */
+#define RELEASE_BYTES (8 * 1024 * 1024)
+
+/* Gives back the pages of a mapped file that block b, written, and the
+ * blocks before it viewed, up to the page where the next block starts: the
+ * file's pages stay in the page cache, but the run's memory stays a few
+ * blocks, whatever the file's size.  The writing thread's, before b counts
+ * as written (so the file is still mapped), after b's records are
+ * consumed (TSV unescapes in place: only the mapping holds that). */
+static void release_viewed(pool *p, const block *b)
+{
+    char *end;
+    if (!b->view_base)
+        return;
+    if (b->file_index != p->released_file || !p->released_to) {
+        p->released_file = b->file_index;
+        p->released_to = b->view_base;
+    }
+    end = b->view_base +
+          ((size_t)(b->in.ptr + b->in.len - b->view_base) & ~(p->page_size - 1));
+    if ((size_t)(end - p->released_to) >= RELEASE_BYTES) {
+        madvise(p->released_to, (size_t)(end - p->released_to),
+                MADV_DONTNEED);
+        p->released_to = end;
+    }
 }
 
 /* Writes block seq, which is done: 0, or the exit status to stop with.
@@ -579,8 +625,10 @@ static int write_block(pool *p, uint64_t seq)
     }
     b->first_line = p->next_line;
     p->next_line += b->n_rec;
-    if (p->hooks)
+    if (p->hooks) {
+        cli_reading(b->file);
         return p->hooks->consume(p->hooks->ctx, b);
+    }
     if (b->out.len && cli_write_all(1, b->out.ptr, b->out.len)) {
         if (errno == EPIPE) {
             /* The reader is gone (| head): end as grep and gzip do, by
@@ -627,6 +675,7 @@ static void *writer(void *arg)
             break;
         pthread_mutex_unlock(&p->mu);
         st = write_block(p, seq);
+        release_viewed(p, slot(p, seq));
         pthread_mutex_lock(&p->mu);
         p->written = seq + 1;
         p->status = st;
@@ -665,6 +714,10 @@ static int take_slot(pool *p, block **out)
     if (st)
         return st;
     b = slot(p, p->submitted);
+    if (b->view_base) {
+        b->in = b->own_in;
+        b->view_base = NULL;
+    }
     b->in.len = b->n_rec = 0;
     b->unsplit = p->split_by_workers;
     b->format = p->o->format;
@@ -771,6 +824,95 @@ static int empty_records(pool *p, block **b, size_t *parsed, size_t *hole,
     return 0;
 }
 
+/* Unmaps the mapped files whose blocks are all written (all of them, once
+ * the writing thread is gone). */
+static void unmap_written(pool *p)
+{
+    uint64_t written;
+    size_t k, kept = 0;
+    pthread_mutex_lock(&p->mu);
+    written = p->written;
+    pthread_mutex_unlock(&p->mu);
+    for (k = 0; k < p->n_maps; k++) {
+        if (p->maps[k].seq_after <= written)
+            munmap(p->maps[k].base, p->maps[k].size);
+        else
+            p->maps[kept++] = p->maps[k];
+    }
+    p->n_maps = kept;
+}
+
+/* A block's view of base[at..end) of a mapped file, handed on. */
+static void submit_view(pool *p, block *b, char *base, size_t at, size_t end)
+{
+    b->own_in = b->in;
+    b->view_base = base;
+    b->in.ptr = base + at;
+    b->in.len = b->in.cap = end - at;
+    b->in.lent = 1;
+    b->in.failed = 0;
+    submit(p);
+}
+
+/*
+ * A mapped file through the pool: each block is a window of the mapping cut
+ * after a record's end (a record longer than a block is a block of its
+ * own), so the records are not copied, and the workers split them.  Only
+ * for formats whose records the workers split (split_by_workers).  The
+ * mapping is the pool's from here on.  0 or the exit status to stop with.
+ */
+static int run_mapped(pool *p, cli_source *src, char *base, size_t index)
+{
+    const cli_options *o = p->o;
+    size_t size = (size_t)src->size, at = 0;
+    int st = 0;
+    mapping *m = wk_array_grow(p->maps, &p->maps_cap, p->n_maps + 1,
+                               sizeof *m);
+    if (!m) {
+        munmap(base, size);
+        cli_error("out of memory");
+        return EXIT_USAGE;
+    }
+    p->maps = m;
+    m += p->n_maps++;
+    m->base = base;
+    m->size = size;
+    m->seq_after = UINT64_MAX; /* until its last block is known */
+    cli_reading(src->name);
+    while (at < size) {
+        block *b;
+        size_t want = p->submitted < o->jobs || size - at <= TAIL_BYTES
+                          ? FIRST_BLOCK_BYTES
+                          : READ_BYTES;
+        size_t len = size - at;
+        if ((st = take_slot(p, &b)))
+            break;
+        b->file = src->name;
+        b->file_index = index;
+        if (len > want)
+            len = cli_records_end(o->format, base + at, want, 0);
+        if (len == 0) {
+            /* one record longer than a block, up to the core's limit */
+            size_t most = size - at < WJ_MAX_INPUT ? size - at : WJ_MAX_INPUT;
+            int bad;
+            len = cli_record_end(o->format, base + at, most, 0, &bad);
+            if (len == 0 && most < WJ_MAX_INPUT)
+                len = most; /* the last one, without a line break */
+            if (len == 0) {
+                st = stop_reading(p, b, 0, src->name, index,
+                                  "input too large", reader_name(p));
+                break;
+            }
+        }
+        submit_view(p, b, base, at, at + len);
+        cli_source_advance(src, len);
+        at += len;
+    }
+    m->seq_after = p->submitted;
+    cli_reading(NULL);
+    return st;
+}
+
 /* One input file through the pool; 0 or the exit status to stop with. */
 static int run_file(pool *p, const char *name, size_t index,
                     uint64_t *progress)
@@ -784,9 +926,15 @@ static int run_file(pool *p, const char *name, size_t index,
                             again from its start on each read */
     uint64_t chunk_left = 0;
     int st = 0, at_end = 0;
+    char *base;
 
     if (cli_source_open(&src, name, progress))
         return EXIT_USAGE;
+    unmap_written(p);
+    if (p->split_by_workers && (base = cli_source_map(&src))) {
+        st = run_mapped(p, &src, base, index);
+        goto out;
+    }
     if ((st = take_slot(p, &b)))
         goto out;
     b->file = name;
@@ -967,11 +1115,15 @@ static void free_pool(pool *p)
 {
     size_t k;
     for (k = 0; k < p->n_blocks; k++) {
-        wk_buf_free(&p->blocks[k].in);
-        free(p->blocks[k].ends);
-        free(p->blocks[k].fail_msg);
-        wk_buf_free(&p->blocks[k].out);
+        block *b = &p->blocks[k];
+        wk_buf_free(b->view_base ? &b->own_in : &b->in);
+        free(b->ends);
+        free(b->fail_msg);
+        wk_buf_free(&b->out);
     }
+    for (k = 0; k < p->n_maps; k++)
+        munmap(p->maps[k].base, p->maps[k].size);
+    free(p->maps);
     wk_big_free(p->first_buffers, p->first_size);
     free(p->blocks);
     free(p->first_fail);
@@ -1007,7 +1159,8 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
     p.direct = !hooks && batch_pays(o) && o->format == FORMAT_LINES &&
                o->fn->result == WJ_RESULT_JSON;
     p.line_file = SIZE_MAX;
-    p.n_blocks = 2 * (size_t)o->jobs + 2;
+    p.page_size = (size_t)sysconf(_SC_PAGESIZE);
+    p.n_blocks = getenv("NB") ? (size_t)atoi(getenv("NB")) : 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
     threads = calloc(o->jobs, sizeof *threads);
     if (!p.blocks || !threads || lend_first_buffers(&p)) {
