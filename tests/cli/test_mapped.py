@@ -14,6 +14,7 @@ digest.  Checked, with -j 1, 2 and 4:
   KiB after), one of 3 MB, a last line without a line break, and a
   malformed record in the second of two files (FILE:LINE, and the answers
   before it);
+- mapped files, a gzip'd file and standard input in one run;
 - TSV rows holding escaped line breaks across the blocks' ends, unescaped
   in place (the file itself is left as it was);
 - framing errors and a lone last row through a file, as through a pipe;
@@ -21,6 +22,7 @@ digest.  Checked, with -j 1, 2 and 4:
   not a signal.
 """
 
+import gzip
 import hashlib
 import json
 import os
@@ -119,6 +121,31 @@ def check_lines(tmp):
                  f"{len(p.stdout)} bytes of {len(want)}, {err[:200]!r}")
 
 
+def check_mixed(tmp):
+    """Mapped files, a gzip'd one and standard input in one run: blocks
+    of each kind share the ring, one after another."""
+    rng = random.Random(3)
+    groups = [[body(rng, rng.choice([10, 5000, 90000])) for _ in range(40)]
+              for _ in range(4)]
+    texts = [b"".join(json.dumps(o).encode() + b"\n" for o in g)
+             for g in groups]
+    names = [os.path.join(tmp, n) for n in ("m1.jsonl", "z.gz", "m2.jsonl")]
+    for name, text in zip(names, texts):
+        with open(name, "wb") as f:
+            f.write(gzip.compress(text) if name.endswith(".gz") else text)
+    # m1, z.gz, standard input (the fourth group), m2
+    want = b"".join(canonical(o) + b"\n"
+                    for g in (groups[0], groups[1], groups[3], groups[2])
+                    for o in g)
+    for jobs in ("1", "2", "4"):
+        p = subprocess.run([CLI, "canonical_json", "-j", jobs, "--no-progress",
+                            names[0], names[1], "-", names[2]],
+                           input=texts[3], capture_output=True, timeout=120)
+        if p.returncode or p.stdout != want or p.stderr:
+            fail(f"mixed files -j {jobs}: rc {p.returncode}, "
+                 f"{len(p.stdout)} bytes of {len(want)}, {p.stderr[:200]!r}")
+
+
 def check_tsv(tmp):
     """Rows of a JSON text with escaped line breaks (a backslash, then the
     break) in its whitespace, and \\n in its strings; the answers are
@@ -188,6 +215,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         check_memory(tmp)
         check_lines(tmp)
+        check_mixed(tmp)
         check_tsv(tmp)
         check_framing(tmp)
         check_cut_short(tmp)
