@@ -132,9 +132,6 @@ typedef struct cli_field {
  */
 size_t cli_record_end_lines(const char *p, size_t n);
 size_t cli_record_end_tsv(const char *p, size_t n);
-/* The same, where p[0..from) is known to hold no record's end (a long
- * record read in pieces is not searched again from its start). */
-size_t cli_record_end_tsv_from(const char *p, size_t n, size_t from);
 size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
                                 int *bad);
 
@@ -142,6 +139,17 @@ size_t cli_record_end_rowbinary(const char *p, size_t n, size_t columns,
  * rowbinary; *bad is 0 for the others). */
 size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
                       int *bad);
+
+/*
+ * lines and tsv, p[0] starting a record: the end of the first record in
+ * p[0..n) whose line break is at or after from, or 0.  Where p[0..from)
+ * holds no record's end, that is cli_record_end's answer without searching
+ * those bytes again (a long record read in pieces); otherwise it is the
+ * end of the record that reaches from (a block cut after at least from
+ * bytes).
+ */
+size_t cli_record_end_from(cli_format f, const char *p, size_t n,
+                           size_t from);
 
 /*
  * lines and tsv: the end of the last complete record in p[0..n) whose line

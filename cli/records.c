@@ -23,12 +23,9 @@ size_t cli_record_end_lines(const char *p, size_t n)
     return nl ? (size_t)(nl - p) + 1 : 0;
 }
 
-size_t cli_record_end_tsv(const char *p, size_t n)
-{
-    return cli_record_end_tsv_from(p, n, 0);
-}
-
-size_t cli_record_end_tsv_from(const char *p, size_t n, size_t from)
+/* A line break ends a row unless an odd run of backslashes escapes it;
+ * that run is counted back from the break, and p[0] starts the row. */
+static size_t record_end_tsv_from(const char *p, size_t n, size_t from)
 {
     for (;;) {
         const char *nl = memchr(p + from, '\n', n - from);
@@ -44,6 +41,11 @@ size_t cli_record_end_tsv_from(const char *p, size_t n, size_t from)
     }
 }
 
+size_t cli_record_end_tsv(const char *p, size_t n)
+{
+    return record_end_tsv_from(p, n, 0);
+}
+
 size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
                       int *bad)
 {
@@ -53,6 +55,16 @@ size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
     if (f == FORMAT_TSV)
         return cli_record_end_tsv(p, n);
     return cli_record_end_rowbinary(p, n, columns, bad);
+}
+
+size_t cli_record_end_from(cli_format f, const char *p, size_t n,
+                           size_t from)
+{
+    const char *nl;
+    if (f == FORMAT_TSV)
+        return record_end_tsv_from(p, n, from);
+    nl = from < n ? memchr(p + from, '\n', n - from) : NULL;
+    return nl ? (size_t)(nl - p) + 1 : 0;
 }
 
 size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from)

@@ -854,12 +854,37 @@ static void submit_view(pool *p, block *b, char *base, size_t at, size_t end)
     submit(p);
 }
 
+/* Where the block at base[0..rest) of a mapped file ends: after the first
+ * record that reaches want bytes (all of rest when it is shorter), so that
+ * the bytes before want are not searched.  0 when that record passes the
+ * core's input limit; *start is then where it starts. */
+static size_t window_end(cli_format f, const char *base, size_t rest,
+                         size_t want, size_t *start)
+{
+    size_t most, len, broken;
+    if (rest <= want)
+        return rest;
+    most = rest - want < WJ_MAX_INPUT ? rest : want + WJ_MAX_INPUT;
+    len = cli_record_end_from(f, base, most, want - 1);
+    broken = len != 0; /* the record ends in a line break */
+    if (len == 0 && most == rest)
+        len = rest; /* the last record, without a line break */
+    if (len != 0 && len - broken < WJ_MAX_INPUT)
+        return len; /* the block's records are all shorter */
+    /* A block past the limit (which 512 KiB blocks reach only for a
+     * record of GBs): the record that reaches want is measured. */
+    *start = cli_records_end(f, base, want - 1, 0);
+    if (len == 0 || len - broken - *start >= WJ_MAX_INPUT)
+        return 0;
+    return len;
+}
+
 /*
  * A mapped file through the pool: each block is a window of the mapping cut
- * after a record's end (a record longer than a block is a block of its
- * own), so the records are not copied, and the workers split them.  Only
- * for formats whose records the workers split (split_by_workers).  The
- * mapping is the pool's from here on.  0 or the exit status to stop with.
+ * after the record that reaches the block's size, so the records are not
+ * copied, and the workers split them.  Only for formats whose records the
+ * workers split (split_by_workers).  The mapping is the pool's from here
+ * on.  0 or the exit status to stop with.
  */
 static int run_mapped(pool *p, cli_source *src, char *base, size_t index)
 {
@@ -881,28 +906,26 @@ static int run_mapped(pool *p, cli_source *src, char *base, size_t index)
     cli_reading(src->name);
     while (at < size) {
         block *b;
+        /* handed on past as many bytes as a block read is */
         size_t want = p->submitted < o->jobs || size - at <= TAIL_BYTES
-                          ? FIRST_BLOCK_BYTES
-                          : READ_BYTES;
-        size_t len = size - at;
+                          ? FIRST_BLOCK_BYTES / 2
+                          : BLOCK_BYTES;
+        size_t start = 0, len;
         if ((st = take_slot(p, &b)))
             break;
         b->file = src->name;
         b->file_index = index;
-        if (len > want)
-            len = cli_records_end(o->format, base + at, want, 0);
+        len = window_end(o->format, base + at, size - at, want, &start);
         if (len == 0) {
-            /* one record longer than a block, up to the core's limit */
-            size_t most = size - at < WJ_MAX_INPUT ? size - at : WJ_MAX_INPUT;
-            int bad;
-            len = cli_record_end(o->format, base + at, most, 0, &bad);
-            if (len == 0 && most < WJ_MAX_INPUT)
-                len = most; /* the last one, without a line break */
-            if (len == 0) {
-                st = stop_reading(p, b, 0, src->name, index,
-                                  "input too large", reader_name(p));
-                break;
+            /* the records before the one too long are answered */
+            if (start) {
+                submit_view(p, b, base, at, at + start);
+                if ((st = take_slot(p, &b)))
+                    break;
             }
+            st = stop_reading(p, b, 0, src->name, index, "input too large",
+                              reader_name(p));
+            break;
         }
         submit_view(p, b, base, at, at + len);
         cli_source_advance(src, len);
@@ -1000,11 +1023,8 @@ static int run_file(pool *p, const char *name, size_t index,
             int bad = 0;
             if (avail == 0 || p->split_by_workers)
                 break;
-            if (o->format == FORMAT_LINES) {
-                len = cli_record_end_lines(at + no_end, avail - no_end);
-                len = len ? len + no_end : 0;
-            } else if (o->format == FORMAT_TSV)
-                len = cli_record_end_tsv_from(at, avail, no_end);
+            if (o->format != FORMAT_ROWBINARY)
+                len = cli_record_end_from(o->format, at, avail, no_end);
             else
                 len = cli_record_end(o->format, at, avail, o->columns, &bad);
             if (bad) {

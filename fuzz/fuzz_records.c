@@ -13,7 +13,8 @@
  * (tsv's escaping, rowbinary's String or Nullable(String)) and read again,
  * are the same fields; tsv's \N is NULL both ways.  lines and tsv: the
  * last record end after any byte (cli_records_end, where the reader cuts
- * blocks) is the one the record-by-record walk finds.  A record has no
+ * blocks) and the first (cli_record_end_from, where a mapped file's
+ * blocks end) are the ones the record-by-record walk finds.  A record has no
  * more fields than cli_record_fields_max says; a tsv record (its line break
  * aside) that ends in an odd run of backslashes is a bad escape, and only
  * such a record.  RowBinary's framing: where a bad length is reported, no
@@ -152,17 +153,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p = (const char *)data + 1;
     size--;
     {
-        size_t from = size ? data[size] % (size + 1) : 0, last = 0;
+        size_t from = size ? data[size] % (size + 1) : 0, last = 0, first = 0;
         while (at < size) { /* the walk again, keeping the last end */
             int bad;
             size_t len = cli_record_end(f, p + at, size - at, columns, &bad);
             if (bad || len == 0)
                 break;
             at += len;
+            if (at > from && !first)
+                first = at;
             if (at > from)
                 last = at;
         }
-        if (f != FORMAT_ROWBINARY && cli_records_end(f, p, size, from) != last)
+        if (f != FORMAT_ROWBINARY &&
+            (cli_records_end(f, p, size, from) != last ||
+             cli_record_end_from(f, p, size, from) != first))
             abort();
         at = 0;
     }
