@@ -595,14 +595,15 @@ static void *worker(void *arg)
 static void release_viewed(pool *p, const block *b)
 {
     char *end;
+    size_t viewed;
     if (!b->view_base)
         return;
     if (b->file_index != p->released_file || !p->released_to) {
         p->released_file = b->file_index;
         p->released_to = b->view_base;
     }
-    end = b->view_base +
-          ((size_t)(b->in.ptr + b->in.len - b->view_base) & ~(p->page_size - 1));
+    viewed = (size_t)(b->in.ptr + b->in.len - b->view_base);
+    end = b->view_base + (viewed & ~(p->page_size - 1));
     if ((size_t)(end - p->released_to) >= RELEASE_BYTES) {
         madvise(p->released_to, (size_t)(end - p->released_to),
                 MADV_DONTNEED);
@@ -1180,7 +1181,7 @@ int cli_run_blocks(const cli_options *o, const cli_block_hooks *hooks)
                o->fn->result == WJ_RESULT_JSON;
     p.line_file = SIZE_MAX;
     p.page_size = (size_t)sysconf(_SC_PAGESIZE);
-    p.n_blocks = getenv("NB") ? (size_t)atoi(getenv("NB")) : 2 * (size_t)o->jobs + 2;
+    p.n_blocks = 2 * (size_t)o->jobs + 2;
     p.blocks = calloc(p.n_blocks, sizeof *p.blocks);
     threads = calloc(o->jobs, sizeof *threads);
     if (!p.blocks || !threads || lend_first_buffers(&p)) {
