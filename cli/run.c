@@ -872,8 +872,8 @@ static size_t window_end(cli_format f, const char *base, size_t rest,
         len = rest; /* the last record, without a line break */
     if (len != 0 && len - broken < WJ_MAX_INPUT)
         return len; /* the block's records are all shorter */
-    /* A block past the limit (which 512 KiB blocks reach only for a
-     * record of GBs): the record that reaches want is measured. */
+    /* A block past the limit (which only a record of GBs makes): the
+     * record that reaches want is measured. */
     *start = cli_records_end(f, base, want - 1, 0);
     if (len == 0 || len - broken - *start >= WJ_MAX_INPUT)
         return 0;
