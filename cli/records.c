@@ -60,11 +60,11 @@ size_t cli_record_end(cli_format f, const char *p, size_t n, size_t columns,
 size_t cli_record_end_from(cli_format f, const char *p, size_t n,
                            size_t from)
 {
-    const char *nl;
+    size_t len;
     if (f == FORMAT_TSV)
         return record_end_tsv_from(p, n, from);
-    nl = from < n ? memchr(p + from, '\n', n - from) : NULL;
-    return nl ? (size_t)(nl - p) + 1 : 0;
+    len = cli_record_end_lines(p + from, n - from);
+    return len ? from + len : 0;
 }
 
 size_t cli_records_end(cli_format f, const char *p, size_t n, size_t from)

@@ -803,9 +803,9 @@ size_t wj_write_canonical_string(wj_buf *buf, const char *s, size_t len,
         if (i >= limit)
             continue;
         if (s[i] == '"') {
-            end = put_quote(buf) == 0 ? i + 1 : SIZE_MAX;
-            if (end != SIZE_MAX)
-                return end;
+            if (put_quote(buf) == 0)
+                return i + 1;
+            end = SIZE_MAX;
             break;
         }
         if (s[i] != '\\' || !escape_is_valid(s + i, len - i))

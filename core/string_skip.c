@@ -44,7 +44,6 @@ unsigned wj_escape_letter_class(unsigned char b)
     return escape_low_table[b & 0x0F] & escape_high_table[b >> 4];
 }
 
-
 /* Bit k set when byte k of v is in lo..hi (unsigned). */
 WJ_AVX2 static inline uint32_t bytes_in_range(__m256i v, unsigned char lo,
                                               unsigned char hi)
@@ -72,7 +71,6 @@ WJ_AVX2 static inline uint32_t passing_u_escapes(__m256i v, uint32_t escaped)
     /* the digits at k+1..k+4, all within the block (k below 27) */
     return u & low_hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4 & 0x07FFFFFFu;
 }
-
 
 /* Where the parser's loop takes over when the blocks passed s[from..i)
  * (where it left off, when they passed nothing): at the
@@ -163,9 +161,7 @@ WJ_AVX2 size_t wj_string_skip_avx2(const unsigned char *s, size_t i,
     return loop_start(s, from, i, carry, escaped >> 31);
 }
 
-
 /* ------------------------------------------------- 64 bytes at a time */
-
 
 /* Bit k set when byte k of v is in lo..hi (unsigned). */
 WJ_AVX512BW static inline uint64_t bytes_in_range64(__m512i v, unsigned char lo,
@@ -191,7 +187,6 @@ WJ_AVX512BW static inline uint64_t passing_u_escapes64(__m512i v,
     return u & low_hex >> 1 & hex >> 2 & hex >> 3 & hex >> 4 &
            0x07FFFFFFFFFFFFFFu;
 }
-
 
 /*
  * wj_string_skip_avx2's loop, 64 bytes a block, and the last bytes too:
