@@ -282,6 +282,12 @@ static int grow(parser *p, void **arr, uint32_t *cap, uint32_t need,
     return grow_to(p, arr, cap, need, elem, max_entries(p->len));
 }
 
+/* The entries p->keys and p->key_ends both have room for. */
+static void note_key_room(parser *p)
+{
+    p->key_room = p->cap_keys < p->cap_key_ends ? p->cap_keys : p->cap_key_ends;
+}
+
 /* Makes room for one more entry in p->keys and p->key_ends (out of line:
  * they grow rarely). */
 static __attribute__((noinline)) int grow_keys(parser *p)
@@ -294,7 +300,7 @@ static __attribute__((noinline)) int grow_keys(parser *p)
         grow(p, (void **)&p->key_ends, &p->cap_key_ends, need,
              sizeof(uint32_t)) != 0)
         return -1;
-    p->key_room = p->cap_keys < p->cap_key_ends ? p->cap_keys : p->cap_key_ends;
+    note_key_room(p);
     return 0;
 }
 
@@ -1315,6 +1321,7 @@ static wj_code parse_into(wj_doc *doc, const char *json, size_t len,
     p.keys = as_array(kept[WJ_SCRATCH_KEYS], &p.cap_keys);
     p.key_ends = as_array(kept[WJ_SCRATCH_KEY_ENDS], &p.cap_key_ends);
     p.tmp = as_array(kept[WJ_SCRATCH_SORT], &p.cap_tmp);
+    note_key_room(&p); /* kept blocks: no growth at the first name */
     /* Request bodies need a slot per 5 to 16 bytes, number-dense ones up
      * to one per 3: a slot per 4 bytes spares most of them a copy as the
      * tape grows (by doubling), and the pages of a slot never used are
