@@ -3,6 +3,9 @@
 """The DuckDB extension against DuckDB's own functions over one column.
 
     bench/duckdb_bench.py build/wirejson.duckdb_extension [--rows 500000] [--rounds 3]
+    bench/duckdb_bench.py --write-bodies b30.jsonl --rows 42102
+
+(the second writes the table's first 42,102 bodies, 30 MB, for core_bench)
 
 Makes a table of chat-completions request bodies (seeded: a model, sampling
 parameters in random member order, one to four messages of 20-400
@@ -71,6 +74,14 @@ EXPRS = [("wire_json", "wire_json(body)"), ("canonical_json", "canonical_json(bo
          ("sha256", "sha256(body)"), ("md5", "md5(body)")]
 
 
+def write_bodies(path, rows):
+    """The bench's bodies, the first `rows` of them, as JSON Lines."""
+    rng = random.Random(1)
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(rows):
+            f.write(body(rng) + "\n")
+
+
 def best_time(con, sql, rounds):
     best = None
     for _ in range(rounds):
@@ -107,22 +118,27 @@ def print_floor(times, speeds, size, canonical_size):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("extension")
+    ap.add_argument("extension", nargs="?")
     ap.add_argument("--rows", type=int, default=500000)
+    ap.add_argument("--write-bodies", metavar="FILE",
+                    help="write the first --rows bodies to FILE (JSON Lines, "
+                         "a corpus for core_bench) and stop")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--core-bench", help="default: core_bench beside the extension")
     args = ap.parse_args()
+    if args.write_bodies:
+        write_bodies(args.write_bodies, args.rows)
+        return
+    if not args.extension:
+        ap.error("the extension is required")
     args.core_bench = args.core_bench or os.path.join(
         os.path.dirname(os.path.abspath(args.extension)), "core_bench")
-    rng = random.Random(1)
     db = duck.Database()
     con = db.connect()
     con.execute(f"LOAD '{os.path.abspath(args.extension)}'")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "bodies.jsonl")
-        with open(path, "w", encoding="utf-8") as f:
-            for _ in range(args.rows):
-                f.write(body(rng) + "\n")
+        write_bodies(path, args.rows)
         con.execute(f"CREATE TABLE bodies AS SELECT json AS body FROM "
                     f"read_json_objects('{path}', format='newline_delimited')")
         n, size, canonical_size = con.rows(
