@@ -367,21 +367,21 @@ typedef struct literal_at {
  * UTF-8 sequence that the stop after them (at_stop) may cut: no control
  * byte, no escape letter but a short escape's among the escaped bytes it
  * keeps (kept; a \u stops the block and is checked there), and UTF-8
- * given the three bytes before the block.
+ * given the three bytes before the block.  The UTF-8 check runs on every
+ * block, ASCII or not: whether a block of text holds a non-ASCII byte is
+ * a coin toss to a branch predictor, and a wrong guess costs more than
+ * the check.
  */
 WJ_AVX512BW static inline __attribute__((always_inline)) int
 text_is_valid(const unsigned char *in, size_t n, __m512i v,
               const literal_consts *c, uint64_t kept, uint64_t upto,
               uint64_t at_stop)
 {
-    uint64_t simple, rewritten, high_before;
+    uint64_t simple, rewritten;
     escape_letters64(v, &simple, &rewritten);
-    if ((_mm512_cmplt_epu8_mask(v, c->space) | (kept & ~simple)) & upto)
-        return 0;
-    high_before = (in[-1] | in[-2] | in[-3]) & 0x80;
-    if (!((_mm512_movepi8_mask(v) & upto) | high_before))
-        return 1;
-    return !(utf8_errors64(in, n, v) & (upto | at_stop));
+    return !(((_mm512_cmplt_epu8_mask(v, c->space) | (kept & ~simple)) &
+              upto) |
+             (utf8_errors64(in, n, v) & (upto | at_stop)));
 }
 
 /*
