@@ -1111,23 +1111,27 @@ out:
     return st;
 }
 
-/* Lends each block its first buffers, cut from one mapping; -1 when out
- * of memory. */
+/* Lends each block its first buffers, cut from one mapping: all the
+ * outputs, then all the inputs, so that a run over mapped files (whose
+ * blocks view the file, never their input buffers) faults in, and the
+ * kernel zeroes, the outputs' huge pages alone.  -1 when out of memory. */
 static int lend_first_buffers(pool *p)
 {
-    size_t each = IN_BYTES + OUT_BYTES, k;
-    p->first_size = p->n_blocks * each;
+    size_t k;
+    char *ins;
+    p->first_size = p->n_blocks * (OUT_BYTES + IN_BYTES);
     p->first_buffers = wk_big_realloc(NULL, 0, &p->first_size);
     if (!p->first_buffers)
         return -1;
+    ins = p->first_buffers + p->n_blocks * OUT_BYTES;
     for (k = 0; k < p->n_blocks; k++) {
         block *b = &p->blocks[k];
-        b->in.ptr = p->first_buffers + k * each;
-        b->in.cap = IN_BYTES;
-        b->in.lent = 1;
-        b->out.ptr = b->in.ptr + b->in.cap;
+        b->out.ptr = p->first_buffers + k * OUT_BYTES;
         b->out.cap = OUT_BYTES;
         b->out.lent = 1;
+        b->in.ptr = ins + k * IN_BYTES;
+        b->in.cap = IN_BYTES;
+        b->in.lent = 1;
     }
     return 0;
 }
