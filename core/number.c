@@ -601,7 +601,6 @@ wj_code wj_number_from_double(double value, char out[WJ_NUMBER_BUF_SIZE],
  * bounds on 0.D * 10^point keep the value from 10^-307 to below 10^308,
  * inside the normal doubles.
  */
-#define SHORT_DIGITS 15
 #define SHORT_POINT_MIN (-306)
 #define SHORT_POINT_MAX 308
 
@@ -616,7 +615,7 @@ static int prints_as_written(const char *lexeme, size_t len)
         i++;
     int_end = i;
     if (i == len) /* an integer: below 10^15 */
-        return len - sign <= SHORT_DIGITS && !(sign && lexeme[sign] == '0');
+        return wj_integer_as_written(lexeme, len);
     if (lexeme[i] != '.' || lexeme[len - 1] == '0')
         return 0;
     for (i++; i < len; i++) /* the fraction; anything else: an exponent */
@@ -625,9 +624,9 @@ static int prints_as_written(const char *lexeme, size_t len)
     if (lexeme[sign] == '0') { /* 0.xxx: the zeros after the point lead */
         while (lexeme[int_end + 1 + zeros] == '0')
             zeros++;
-        return zeros <= 5 && len - (int_end + 1 + zeros) <= SHORT_DIGITS;
+        return zeros <= 5 && len - (int_end + 1 + zeros) <= WJ_SHORT_DIGITS;
     }
-    return len - sign - 1 <= SHORT_DIGITS;
+    return len - sign - 1 <= WJ_SHORT_DIGITS;
 }
 
 /* The rest of the short path: any other spelling of a short decimal (an
@@ -636,7 +635,7 @@ static int prints_as_written(const char *lexeme, size_t len)
 static size_t short_canonical(const char *lexeme, size_t len, char *buf)
 {
     decimal dec;
-    char digits[SHORT_DIGITS], *p = buf;
+    char digits[WJ_SHORT_DIGITS], *p = buf;
     size_t k;
 
     decimal_scan(lexeme, len, &dec);
@@ -644,7 +643,7 @@ static size_t short_canonical(const char *lexeme, size_t len, char *buf)
         buf[0] = '0';
         return 1;
     }
-    if (dec.count > SHORT_DIGITS || dec.point < SHORT_POINT_MIN ||
+    if (dec.count > WJ_SHORT_DIGITS || dec.point < SHORT_POINT_MIN ||
         dec.point > SHORT_POINT_MAX)
         return 0;
     for (k = 0; k < dec.count; k++)
@@ -682,7 +681,7 @@ static size_t long_integer(const char *lexeme, size_t len, char *buf)
     size_t sign = lexeme[0] == '-', i;
     uint64_t v = 0;
     double d;
-    if (len - sign <= SHORT_DIGITS || len - sign > 19)
+    if (len - sign <= WJ_SHORT_DIGITS || len - sign > 19)
         return 0;
     for (i = sign; i < len; i++) {
         unsigned digit = (unsigned)(unsigned char)lexeme[i] - '0';

@@ -29,6 +29,17 @@ int wj_number_parse(const char *lexeme, size_t len, double *out);
  */
 size_t wj_number_format(double d, char *buf);
 
+/* The most significant digits a decimal is written with as it is read. */
+#define WJ_SHORT_DIGITS 15
+
+/* Whether an integer lexeme (digits, after a '-' or not) is its own RFC
+ * 8785 spelling: up to WJ_SHORT_DIGITS digits, and not -0. */
+static inline int wj_integer_as_written(const char *lexeme, size_t len)
+{
+    size_t sign = lexeme[0] == '-';
+    return len - sign <= WJ_SHORT_DIGITS && !(sign && lexeme[sign] == '0');
+}
+
 /*
  * The RFC 8785 spelling of a number lexeme: wj_number_parse then
  * wj_number_format, or the lexeme itself when that is what they would write

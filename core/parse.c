@@ -689,7 +689,8 @@ static size_t skip_digits(const unsigned char *s, size_t i, size_t len)
 /* The number grammar, once: wj_number_scan for the writers, inlined into
  * the parser's loop. */
 static inline size_t scan_number(const char *json, size_t len, size_t at,
-                                 size_t *bad, const char **why)
+                                 size_t *int_end, size_t *bad,
+                                 const char **why)
 {
     const unsigned char *s = (const unsigned char *)json;
     size_t i = at;
@@ -708,6 +709,7 @@ static inline size_t scan_number(const char *json, size_t len, size_t at,
         *why = "expected a digit";
         goto broken;
     }
+    *int_end = i;
     if (i < len && s[i] == '.') {
         i++;
         if (i >= len || !wj_is_digit(s[i])) {
@@ -735,23 +737,32 @@ broken:
 size_t wj_number_scan(const char *json, size_t len, size_t at, size_t *bad,
                       const char **why)
 {
-    return scan_number(json, len, at, bad, why);
+    size_t int_end;
+    return scan_number(json, len, at, &int_end, bad, why);
 }
 
 /* Parses the number at *pos and moves *pos past it. */
 static inline wj_code parse_number(parser *p, wj_cursor *o, int records,
                                    int emit, size_t *pos)
 {
-    size_t start = *pos, bad = 0;
+    size_t start = *pos, bad = 0, int_end = 0;
     const char *why = NULL;
-    size_t n = scan_number((const char *)p->s, p->len, start, &bad, &why);
+    size_t n =
+        scan_number((const char *)p->s, p->len, start, &int_end, &bad, &why);
 
     if (!n)
         return fail_syntax(p, bad, why);
     if (records && add_record(p, 1, start) == UINT32_MAX)
         return wj_fail_nomem(p->err);
     *pos = start + n;
-    return emit ? put_number(p, o, start, n) : WJ_OK;
+    if (!emit)
+        return WJ_OK;
+    /* most integers (max_tokens, n, an index) are written as they are
+     * read: no call to read them again */
+    if (int_end == start + n &&
+        wj_integer_as_written((const char *)p->s + start, n))
+        return put_input(p, o, start, n);
+    return put_number(p, o, start, n);
 }
 
 /* The error of a literal at start that is not word: at its first wrong
