@@ -825,15 +825,11 @@ static int empty_records(pool *p, block **b, size_t *parsed, size_t *hole,
     return 0;
 }
 
-/* Unmaps the mapped files whose blocks are all written (all of them, once
- * the writing thread is gone). */
-static void unmap_written(pool *p)
+/* Unmaps the mapped files whose blocks are all among the first `written`
+ * (UINT64_MAX: every one, once the threads are gone). */
+static void unmap_through(pool *p, uint64_t written)
 {
-    uint64_t written;
     size_t k, kept = 0;
-    pthread_mutex_lock(&p->mu);
-    written = p->written;
-    pthread_mutex_unlock(&p->mu);
     for (k = 0; k < p->n_maps; k++) {
         if (p->maps[k].seq_after <= written)
             munmap(p->maps[k].base, p->maps[k].size);
@@ -841,6 +837,16 @@ static void unmap_written(pool *p)
             p->maps[kept++] = p->maps[k];
     }
     p->n_maps = kept;
+}
+
+/* Unmaps the mapped files whose blocks are all written. */
+static void unmap_written(pool *p)
+{
+    uint64_t written;
+    pthread_mutex_lock(&p->mu);
+    written = p->written;
+    pthread_mutex_unlock(&p->mu);
+    unmap_through(p, written);
 }
 
 /* A block's view of base[at..end) of a mapped file, handed on. */
@@ -1146,8 +1152,7 @@ static void free_pool(pool *p)
         free(b->fail_msg);
         wk_buf_free(&b->out);
     }
-    for (k = 0; k < p->n_maps; k++)
-        munmap(p->maps[k].base, p->maps[k].size);
+    unmap_through(p, UINT64_MAX);
     free(p->maps);
     wk_big_free(p->first_buffers, p->first_size);
     free(p->blocks);
