@@ -419,7 +419,7 @@ static void chain_all(const elements *e, size_t n, wj_prompt_prefixes *out)
             len[count] = k ? 128 : 64;
             mode_of[count++] = m;
         }
-        wj_sha256_few(msg, len, (size_t)count, md);
+        wj_sha256_many(msg, len, (size_t)count, md);
         for (i = 0; i < count; i++) {
             int m = mode_of[i];
             memcpy(out->digests[m] + 32 * k, md + 32 * i, 32);
@@ -500,7 +500,7 @@ wj_code wj_prompt_prefix(const char *json, size_t len, unsigned modes,
     /* the buffer has stopped moving: point at the renderings, hash them */
     for (k = 0; k < e.count; k++)
         e.msg[k] = (const unsigned char *)e.text.ptr + e.at[k];
-    wj_sha256_few(e.msg, e.len, e.count, e.md);
+    wj_sha256_many(e.msg, e.len, e.count, e.md);
     for (k = 0; k < e.count; k++)
         wj_hex_encode(e.md + 32 * k, 32, e.hex + 64 * k);
     chain_all(&e, n, out);

@@ -380,23 +380,7 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
         }
         return;
     }
-#ifdef WJ_HAVE_SHA_PATH
     /* All the streams take the next message as one ends; a long message
      * among short ones ends alone in one stream. */
-    if (n > 1 && path == WJ_HASH_SHA_NI) {
-        many_sha_ni(wj_sha_ni_streams(), msg, len, n, out);
-        return;
-    }
-#endif
-    many_libcrypto(msg, len, n, out);
-}
-
-void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
-                   size_t n, unsigned char *out)
-{
-    int path = wj_hash_path();
-    if (path == WJ_HASH_AVX512 && n >= AVX512_LEAST)
-        wj_sha256_many(msg, len, n, out);
-    else
-        sha_ni_streams(path, msg, len, n, out);
+    sha_ni_streams(path, msg, len, n, out);
 }

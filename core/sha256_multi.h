@@ -18,16 +18,12 @@ enum { WJ_HASH_LIBCRYPTO = 1, WJ_HASH_SHA_NI = 2, WJ_HASH_AVX512 = 3 };
 int wj_hash_path(void);
 
 /* SHA-256 of msg[k][0..len[k]) into out + 32 * k, for k < n, on the chosen
- * path; a single message always goes through libcrypto. */
+ * path: 16 AVX-512 lanes for a batch of 16 messages or more, interleaved
+ * SHA-NI streams for a smaller one (or all, on the SHA-NI path), where the
+ * processor has them; a single message, and every message elsewhere,
+ * through libcrypto. */
 void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
                     size_t n, unsigned char *out);
-
-/* The same for a batch of any size, where the chosen path is AVX-512 or
- * SHA-NI: a batch too small for the 16 lanes goes to interleaved SHA-NI
- * streams (when the processor has them), not one by one to libcrypto.
- * For a request's few elements and its chains of digests. */
-void wj_sha256_few(const unsigned char *const *msg, const size_t *len,
-                   size_t n, unsigned char *out);
 
 /* The same on `path` with `lanes` streams (1, 2 or 4; ignored for
  * libcrypto): for the tests and the bench, which try every path.  -1 when
