@@ -221,8 +221,10 @@ int wj_sha256_many_on(int path, int lanes, const unsigned char *const *msg,
     return -1;
 }
 
-/* Messages from which on the 16 AVX-512 lanes beat libcrypto one at a
- * time: fewer leave most lanes hashing zeros. */
+/* Messages from which on the 16 AVX-512 lanes take a batch; a smaller
+ * one goes to the SHA-NI streams.  Fewer leave lanes hashing zeros: from
+ * the full lanes' and the streams' rates (bench/RESULTS.md), the streams
+ * are the faster below about 10 messages on a Xeon and 12 on Zen 5. */
 #define AVX512_LEAST 16
 /* Messages ordered and handed to the lanes at a time: about 16 a lane, so
  * that the last ones to finish leave little idle; the group's arrays
