@@ -382,7 +382,5 @@ void wj_sha256_many(const unsigned char *const *msg, const size_t *len,
         }
         return;
     }
-    /* All the streams take the next message as one ends; a long message
-     * among short ones ends alone in one stream. */
     sha_ni_streams(path, msg, len, n, out);
 }
